@@ -1,0 +1,23 @@
+import type { Config } from 'jest';
+
+/**
+ * Tests run against the TypeScript sources of every workspace package, so `npm test` needs no
+ * build. Type checking is done once by `tsc -p tsconfig.test.json` (the `typecheck` script),
+ * which lets ts-jest transpile each file on its own and keeps the suite fast.
+ */
+export const moduleNameMapper = {
+  '^@tern/core$': '<rootDir>/packages/core/src/index.ts',
+  '^@tern/core/(.*)$': '<rootDir>/packages/core/src/$1/index.ts',
+  '^@tern/file-router$': '<rootDir>/packages/file-router/src/index.ts',
+};
+
+const config: Config = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
+  moduleNameMapper,
+  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.e2e\\.test\\.ts$'],
+  setupFiles: ['reflect-metadata'],
+};
+
+export default config;
