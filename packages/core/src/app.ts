@@ -1,0 +1,311 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MakeConfig, type ServerTimeouts } from './config';
+import { AppAlreadyReadyError, frameworkError, HTTPException, TernError, UrlGenerationError } from './errors';
+import { sendProblem } from './errors/problem';
+import { TernRequest } from './http/request';
+import { TernResponse } from './http/response';
+import { createHttpServer } from './http/server';
+import { writeResponse } from './http/write';
+import { compose, toResponse, type Step } from './middleware/compose';
+import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
+import { RouteDeclarer, type Declaration } from './routing/declarer';
+import { compileDeclarations, RouteTable, type CompiledRoute } from './routing/table';
+import type { HandlerResult, Middleware } from './routing/types';
+import { buildUrl } from './routing/url';
+import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
+
+/** Handles an error for a status code or an error class; returns the response to send. */
+export type ExceptionHandler<E = any> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
+
+/**
+ * Something that contributes declarations when the app compiles (controllers, file routes,
+ * configuration-driven routes). `provide` runs in `ready()`; a throw fails startup.
+ */
+export interface RouteProvider {
+  provide(app: TernApp): Declaration[];
+}
+
+export interface TernAppOptions {
+  config?: MakeConfig;
+  /** OpenAPI document and docs pages; see OpenAPIOptions. */
+  openapi?: OpenAPIOptions;
+  /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
+  logger?: Pick<Console, 'error'> | false;
+  /** Timeouts for the server `listen()` starts. */
+  server?: ServerTimeouts;
+}
+
+/**
+ * A Tern application: declare routes, then `listen()` (or `inject()` in tests). Every route is
+ * compiled once, in `ready()`; requests only run the compiled table.
+ *
+ * @example
+ * const app = new TernApp({ config: new MakeConfig({ debug: true }) });
+ * app.get('/users/{id:int}', async (req, res, { id }) => ({ id }));
+ * await app.listen({ port: 3000 });
+ */
+export class TernApp extends RouteDeclarer {
+  readonly config: MakeConfig;
+  readonly openapiConfig: OpenAPIConfig;
+  /** The server `listen()` started, if any. */
+  server?: Server;
+
+  private readonly appMiddleware: Middleware[] = [];
+  private readonly providers: RouteProvider[] = [];
+  private readonly statusHandlers = new Map<number, ExceptionHandler>();
+  private readonly classHandlers: Array<[Function, ExceptionHandler]> = [];
+  private readonly logger: Pick<Console, 'error'> | false;
+  private readonly serverTimeouts: ServerTimeouts;
+  private readyPromise?: Promise<void>;
+  private table?: RouteTable;
+  private chain?: Step;
+  private closing = false;
+
+  constructor(options: TernAppOptions = {}) {
+    super();
+    this.config = options.config ?? new MakeConfig();
+    this.openapiConfig = new OpenAPIConfig(options.openapi);
+    this.logger = options.logger ?? console;
+    this.serverTimeouts = options.server ?? {};
+  }
+
+  protected override beforeDeclare(what: string): void {
+    if (this.readyPromise) throw new AppAlreadyReadyError(what);
+  }
+
+  /**
+   * Adds middleware that runs for every request, unmatched ones included, in the order added
+   * (first added is outermost). `req.route` tells it which route matched, if any.
+   */
+  addMiddleware(middleware: Middleware): this {
+    this.beforeDeclare('add middleware');
+    if (typeof middleware !== 'function') throw new TypeError('addMiddleware expects an async (req, res, next) function.');
+    this.appMiddleware.push(middleware);
+    return this;
+  }
+
+  /**
+   * Handles errors by status (the framework's own 404/405/422… and HTTPExceptions with it; `500`
+   * catches every other error) or by class (instances and subclasses; checked first).
+   *
+   * @example
+   * app.addExceptionHandler(404, async (req, res) => res.json({ message: `Nothing at ${req.url.path}` }, 404));
+   * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
+   */
+  addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: any[]) => E), handler: ExceptionHandler<E>): this {
+    if (typeof handler !== 'function') throw new TypeError('addExceptionHandler expects a handler function.');
+    if (typeof statusOrErrorClass === 'number') {
+      if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {
+        throw new RangeError(`addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
+      }
+      this.statusHandlers.set(statusOrErrorClass, handler);
+    } else if (typeof statusOrErrorClass === 'function') {
+      this.classHandlers.push([statusOrErrorClass, handler]);
+    } else {
+      throw new TypeError('addExceptionHandler expects a status code or an error class.');
+    }
+    return this;
+  }
+
+  /** Adds a source of declarations compiled in `ready()` (used by controllers and the file router). */
+  addRouteProvider(provider: RouteProvider): this {
+    this.beforeDeclare('add a route provider');
+    this.providers.push(provider);
+    return this;
+  }
+
+  /**
+   * Compiles every declaration once: prefixes, names, conflicts, converters, middleware chains,
+   * validators. Idempotent; `listen`, `inject` and `handler` call it when needed.
+   */
+  ready(): Promise<void> {
+    return (this.readyPromise ??= Promise.resolve().then(() => this.compile()));
+  }
+
+  private compile(): void {
+    const routes = this.compileRoutes();
+    const internal = compileDeclarations(this.internalDeclarations(routes), { bodyLimit: this.config.bodyLimit, internal: true });
+    this.table = new RouteTable([...routes, ...internal], {
+      maxParamLength: this.config.maxParamLength,
+      debug: this.config.debug,
+    });
+    this.chain = compose(this.appMiddleware, dispatchMatched);
+  }
+
+  /** Tern's own routes (OpenAPI document, docs pages), built from the user's compiled routes. */
+  protected internalDeclarations(_routes: CompiledRoute[]): Declaration[] {
+    return [];
+  }
+
+  private compileRoutes(): CompiledRoute[] {
+    const declarations = [...this.declarations];
+    for (const provider of this.providers) declarations.push(...provider.provide(this));
+    return compileDeclarations(declarations, { bodyLimit: this.config.bodyLimit });
+  }
+
+  /**
+   * Every declared route with its composed `rawPath`, `methods`, full `name` and `tags`
+   * (Tern's own docs routes excluded). Before `ready()` it compiles the declarations to answer.
+   */
+  getAllRoutes(): CompiledRoute[] {
+    const routes = this.table ? this.table.routes : this.compileRoutes();
+    return routes.filter((route) => !route.internal);
+  }
+
+  /**
+   * The path of a named route; path params go through their converter, the rest become the query.
+   *
+   * @example
+   * app.urlFor('v1.users.get', { id: 7, expand: 'posts' }); // '/api/v1/users/7?expand=posts'
+   */
+  urlFor(name: string, params: Record<string, unknown> = {}): string {
+    const route = this.table ? this.table.byName.get(name) : this.getAllRoutes().find((r) => r.name === name);
+    if (!route) throw new UrlGenerationError(`urlFor: no route is named '${name}'.`);
+    return buildUrl(route, params);
+  }
+
+  /**
+   * A plain Node request listener; on its first request it readies the app if needed.
+   *
+   * @example
+   * http.createServer(app.handler).listen(3000);
+   */
+  readonly handler = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
+    if (this.table) {
+      this.handle(rawReq, rawRes);
+      return;
+    }
+    this.ready().then(
+      () => this.handle(rawReq, rawRes),
+      (err) => {
+        this.report(err, rawReq);
+        rawRes.statusCode = 500;
+        rawRes.end();
+      },
+    );
+  };
+
+  private handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
+    const url = rawReq.url ?? '/';
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    const search = q === -1 ? '' : url.slice(q + 1);
+    // Absolute-form targets (proxies) carry a scheme and host; only the path is routed.
+    if (path.charCodeAt(0) !== 47 /* / */) path = absoluteFormPath(path);
+    const req = new TernRequest(rawReq, path, search, this.config);
+    const res = new TernResponse(rawRes);
+    const found = path ? (this.table as RouteTable).lookup(rawReq.method as string, path) : { error: badTarget() };
+    if (found.route) {
+      req.route = found.route;
+      req.pathParams = found.params;
+    } else {
+      routingErrors.set(req, found.error);
+    }
+    (this.chain as Step)(req, res)
+      .catch((err) => this.handleError(req, res, err))
+      .then((response) => writeResponse(rawRes, response, this.closing))
+      .catch((err) => {
+        this.report(err, rawReq);
+        if (!rawRes.headersSent) rawRes.statusCode = 500;
+        rawRes.end();
+      });
+  }
+
+  /** Finds the exception handler for an error; its failure falls back to the plain problem. */
+  private async handleError(req: TernRequest, res: TernResponse, err: unknown): Promise<TernResponse> {
+    const handler = this.exceptionHandlerFor(err);
+    // A class handler means the app expects this error; anything else unexpected is reported.
+    if (!(err instanceof HTTPException) && !this.classHandlers.some(([errorClass]) => err instanceof errorClass)) {
+      this.report(err, req.raw);
+    }
+    if (handler) {
+      try {
+        return toResponse(await handler(req, res, err), res, 'handler');
+      } catch (handlerError) {
+        this.report(handlerError, req.raw);
+        return sendProblem(req, res, handlerError, this.config.debug);
+      }
+    }
+    return sendProblem(req, res, err, this.config.debug);
+  }
+
+  private exceptionHandlerFor(err: unknown): ExceptionHandler | undefined {
+    for (const [errorClass, handler] of this.classHandlers) if (err instanceof errorClass) return handler;
+    const status = err instanceof HTTPException ? err.status : 500;
+    return this.statusHandlers.get(status);
+  }
+
+  private report(err: unknown, req: IncomingMessage): void {
+    if (this.logger) this.logger.error(`[tern] ${req.method} ${req.url} failed:`, err);
+  }
+
+  /**
+   * Starts an HTTP server; resolves to the bound address (e.g. `http://127.0.0.1:3000`).
+   *
+   * @example
+   * const address = await app.listen({ port: 3000, host: '0.0.0.0' });
+   */
+  async listen(options: { port?: number; host?: string } = {}): Promise<string> {
+    await this.ready();
+    if (this.server) throw new TernError('TERN_ALREADY_LISTENING', 'app.listen() was already called.');
+    const server = createHttpServer({ listener: this.handler, bodyLimit: this.config.bodyLimit }, this.serverTimeouts);
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  }
+
+  /**
+   * Stops accepting connections, lets in-flight requests finish (they are answered with
+   * `Connection: close`), closes idle keep-alive sockets, then resolves.
+   */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.closing = true;
+    await new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeIdleConnections();
+    });
+    this.server = undefined;
+    this.closing = false;
+  }
+
+  /**
+   * Sends a request through the app in memory, as a client would see it; readies the app first.
+   *
+   * @example
+   * const response = await app.inject({ method: 'GET', url: '/users/7' });
+   * expect(response.json()).toEqual({ id: 7 });
+   */
+  async inject(options: InjectOptions | string): Promise<InjectResponse> {
+    await this.ready();
+    return injectRequest(this.handler, options);
+  }
+}
+
+/** Routing errors found before app middleware runs, answered after it (so it can still act). */
+const routingErrors = new WeakMap<TernRequest, HTTPException>();
+
+const dispatchMatched: Step = (req, res) => {
+  const route = req.route;
+  if (route) return route.dispatch(req, res);
+  return Promise.reject(routingErrors.get(req));
+};
+
+function absoluteFormPath(target: string): string {
+  const m = /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.exec(target);
+  return m ? (m[1] ?? '/') : '';
+}
+
+function badTarget(): HTTPException {
+  return frameworkError(400, 'TERN_BAD_REQUEST_TARGET', 'The request target must be a path.');
+}

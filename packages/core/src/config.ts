@@ -1,0 +1,39 @@
+/**
+ * Application settings that change behaviour rather than declare routes.
+ *
+ * @example
+ * const app = new TernApp({ config: new MakeConfig({ debug: process.env.NODE_ENV !== 'production' }) });
+ */
+export class MakeConfig {
+  /** Explain routing failures and show 500 messages and stacks in responses. Never on in production. */
+  readonly debug: boolean;
+  /** Largest request body in bytes (default 1 MiB); larger is a 413. */
+  readonly bodyLimit: number;
+  /** Deepest JSON nesting accepted (default 64); deeper is a 400. */
+  readonly jsonDepthLimit: number;
+  /** Longest path parameter in characters (default 100, as Fastify); longer is a 414. */
+  readonly maxParamLength: number;
+
+  constructor(options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength'>> = {}) {
+    this.debug = options.debug ?? false;
+    this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
+    this.jsonDepthLimit = positive(options.jsonDepthLimit, 64, 'jsonDepthLimit');
+    this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`MakeConfig: ${name} must be a positive integer.`);
+  return value;
+}
+
+/** Timeouts of the HTTP server `listen()` starts (milliseconds). */
+export interface ServerTimeouts {
+  /** Time to receive the whole request (default 30 s); slower clients get a 408. */
+  requestTimeout?: number;
+  /** Time to receive the headers (default 10 s). */
+  headersTimeout?: number;
+  /** How long an idle keep-alive connection stays open (default 5 s). */
+  keepAliveTimeout?: number;
+}

@@ -1,0 +1,83 @@
+import { Convertor } from './convertor';
+
+/** `{name}` / `{name:str}`: any text without a slash. */
+export class StringConvertor extends Convertor<string> {
+  regex = '[^/]+';
+  override openapi = { type: 'string' };
+  convert(value: string): string {
+    return value;
+  }
+  toString(value: string): string {
+    return String(value);
+  }
+}
+
+/** `{name:path}`: the rest of the path, slashes included; must be the last segment. */
+export class PathConvertor extends Convertor<string> {
+  regex = '.*';
+  override openapi = { type: 'string' };
+  convert(value: string): string {
+    return value;
+  }
+  toString(value: string): string {
+    return String(value);
+  }
+}
+
+/** `{name:int}`: non-negative digits, converted to a number. */
+export class IntegerConvertor extends Convertor<number> {
+  regex = '[0-9]+';
+  override openapi = { type: 'integer', minimum: 0 };
+  convert(value: string): number {
+    const n = Number(value);
+    // Beyond 2^53 a JS number silently loses digits; refusing is safer than serving the wrong id.
+    if (!Number.isSafeInteger(n)) throw new Error(`'${value}' is too large for an integer parameter`);
+    return n;
+  }
+  toString(value: number): string {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${value} is not a non-negative integer`);
+    return String(value);
+  }
+}
+
+/** `{name:float}`: digits with an optional fraction, converted to a number. */
+export class FloatConvertor extends Convertor<number> {
+  regex = '[0-9]+(\\.[0-9]+)?';
+  override openapi = { type: 'number', minimum: 0 };
+  convert(value: string): number {
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new Error(`'${value}' is not a finite number`);
+    return n;
+  }
+  toString(value: number): string {
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${value} is not a non-negative finite number`);
+    // Number#toString may use exponent notation (1e+21), which the regex would refuse.
+    const text = String(value);
+    return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
+  }
+}
+
+/** `{name:uuid}`: a UUID, dashes optional, yielded as the canonical lowercase dashed string. */
+export class UUIDConvertor extends Convertor<string> {
+  regex = '[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}';
+  override openapi = { type: 'string', format: 'uuid' };
+  convert(value: string): string {
+    const hex = value.replace(/-/g, '').toLowerCase();
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  toString(value: string): string {
+    return this.convert(String(value));
+  }
+}
+
+/** `{name:slug}`: lowercase letters and digits in dash-separated words. */
+export class SlugConvertor extends Convertor<string> {
+  regex = '[a-z0-9]+(?:-[a-z0-9]+)*';
+  override openapi = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' };
+  convert(value: string): string {
+    return value;
+  }
+  toString(value: string): string {
+    return String(value);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './tern-error';
+export * from './http-exception';

@@ -1,0 +1,57 @@
+import { STATUS_CODES } from 'node:http';
+import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
+import { HTTPException } from './http-exception';
+
+/** The RFC 9457 body Tern sends for its own errors. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance: string;
+  code?: string;
+  errors?: Array<{ path: string; message: string }>;
+  /** Debug mode only. */
+  reasons?: string[];
+  /** Debug mode only, 500s. */
+  stack?: string;
+}
+
+/**
+ * Builds the problem body for any thrown value. Without `debug`, a non-HTTP error says only
+ * "Internal Server Error": messages and stacks can leak paths, queries or secrets.
+ */
+export function toProblem(error: unknown, instance: string, debug: boolean): ProblemDetails {
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    const problem: ProblemDetails = {
+      type: 'about:blank',
+      title: STATUS_CODES[status] ?? 'Error',
+      status,
+      detail: error.detail,
+      instance,
+    };
+    if (error.code) problem.code = error.code;
+    if (error.errors) problem.errors = error.errors;
+    if (debug && error.debugReasons) problem.reasons = error.debugReasons;
+    return problem;
+  }
+  const problem: ProblemDetails = { type: 'about:blank', title: 'Internal Server Error', status: 500, instance };
+  if (debug) {
+    problem.detail = error instanceof Error ? error.message : String(error);
+    if (error instanceof Error && error.stack) problem.stack = error.stack;
+  } else {
+    problem.detail = 'Internal Server Error';
+  }
+  return problem;
+}
+
+/** Writes a problem for `error` onto the response: status, its headers, `application/problem+json`. */
+export function sendProblem(req: TernRequest, res: TernResponse, error: unknown, debug: boolean): TernResponse {
+  const problem = toProblem(error, req.path, debug);
+  if (error instanceof HTTPException && error.headers) {
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  }
+  return res.send(JSON.stringify(problem), 'application/problem+json; charset=utf-8', problem.status);
+}

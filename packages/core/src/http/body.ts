@@ -1,0 +1,128 @@
+import type { IncomingMessage } from 'node:http';
+import fastContentTypeParse from 'fast-content-type-parse';
+import secureJson from 'secure-json-parse';
+import { frameworkError } from '../errors';
+
+/** Limits applied to request bodies; see `TernOptions`. */
+export interface BodyLimits {
+  /** Largest body accepted, in bytes (default 1 MiB). */
+  bodyLimit: number;
+  /** Deepest JSON nesting accepted; deeper bodies would overflow validators (default 64). */
+  jsonDepthLimit: number;
+}
+
+/** True when the declared Content-Length alone already exceeds the limit. */
+export function declaredLengthExceeds(req: IncomingMessage, limit: number): boolean {
+  const declared = req.headers['content-length'];
+  return declared !== undefined && Number(declared) > limit;
+}
+
+export function payloadTooLarge(limit: number) {
+  return frameworkError(413, 'TERN_BODY_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
+}
+
+/**
+ * Reads the whole body into a Buffer, enforcing the limit while streaming (chunked bodies have no
+ * length to check up front) and rejecting when the client goes away, so no promise is left pending.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (declaredLengthExceeds(req, limit)) return Promise.reject(payloadTooLarge(limit));
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        // Stop reading; the connection is closed after the 413 so the rest is never parsed.
+        req.pause();
+        reject(payloadTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: NodeJS.ErrnoException) => {
+      cleanup();
+      // Node reports a client that hung up mid-body as an 'aborted' ECONNRESET error.
+      if (err.code === 'ECONNRESET' || !req.complete) return reject(aborted());
+      reject(frameworkError(400, 'TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
+    };
+    const onClose = () => {
+      if (req.complete) return;
+      cleanup();
+      reject(aborted());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function aborted() {
+  return frameworkError(400, 'TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
+}
+
+/** Checks the Content-Type names JSON (`application/json` or any `+json` type). */
+export function assertJsonContentType(req: IncomingMessage): void {
+  const header = req.headers['content-type'];
+  if (header === undefined) {
+    throw frameworkError(415, 'TERN_UNSUPPORTED_MEDIA_TYPE', 'Expected a JSON body with Content-Type application/json.');
+  }
+  let type: string;
+  try {
+    type = fastContentTypeParse.parse(header).type;
+  } catch {
+    throw frameworkError(400, 'TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
+  }
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw frameworkError(415, 'TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got '${type}'.`);
+  }
+}
+
+/**
+ * Parses JSON text, refusing prototype-poisoning keys and nesting deeper than the limit, each with
+ * a 400 that says what was wrong.
+ */
+export function parseJson(text: string, depthLimit: number): unknown {
+  if (exceedsDepth(text, depthLimit)) {
+    throw frameworkError(400, 'TERN_JSON_TOO_DEEP', `JSON body nests deeper than ${depthLimit} levels.`);
+  }
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    const message = (err as Error).message;
+    if (/prototype/i.test(message)) {
+      throw frameworkError(400, 'TERN_JSON_FORBIDDEN_KEY', 'JSON body contains a forbidden __proto__ or constructor.prototype key.');
+    }
+    throw frameworkError(400, 'TERN_INVALID_JSON', `Request body is not valid JSON: ${message}`);
+  }
+}
+
+/** A linear scan of bracket depth outside strings; cheaper than parsing and then walking. */
+function exceedsDepth(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91 /* { [ */) {
+      if (++depth > limit) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}

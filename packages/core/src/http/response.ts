@@ -1,0 +1,104 @@
+import type { ServerResponse } from 'node:http';
+import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
+import { renderTemplate } from './templates';
+
+/**
+ * The response a handler returns. Methods only record status, headers and body; the framework
+ * writes them to the socket once the middleware chain has finished, so middleware can still change
+ * headers after `await next()`.
+ *
+ * @example
+ * app.post('/users', async (req, res) => res.setHeader('Location', '/users/1').json({ id: 1 }, 201));
+ */
+export class TernResponse {
+  statusCode = 200;
+  /** Header names lower-cased; a list is sent as repeated headers (e.g. Set-Cookie). */
+  readonly headers: Record<string, string | string[]> = Object.create(null);
+  body: string | Buffer | null = null;
+
+  constructor(readonly raw: ServerResponse) {}
+
+  /** Sends `data` as JSON. `res.json(null, 204)` (or 304) sends an empty body. */
+  json(data: unknown, statusCode?: number): this {
+    if (statusCode !== undefined) this.status(statusCode);
+    if ((data === null || data === undefined) && (this.statusCode === 204 || this.statusCode === 304)) {
+      this.body = null;
+      return this;
+    }
+    this.body = JSON.stringify(data) ?? 'null';
+    this.headers['content-type'] = 'application/json; charset=utf-8';
+    return this;
+  }
+
+  /** Sends plain text. */
+  text(body: string, statusCode?: number): this {
+    if (statusCode !== undefined) this.status(statusCode);
+    this.body = String(body);
+    this.headers['content-type'] = 'text/plain; charset=utf-8';
+    return this;
+  }
+
+  /** Sends HTML. */
+  html(body: string, statusCode?: number): this {
+    if (statusCode !== undefined) this.status(statusCode);
+    this.body = String(body);
+    this.headers['content-type'] = 'text/html; charset=utf-8';
+    return this;
+  }
+
+  /** Sends raw bytes or text with the given content type. */
+  send(body: string | Buffer, contentType = 'application/octet-stream', statusCode?: number): this {
+    if (statusCode !== undefined) this.status(statusCode);
+    this.body = body;
+    this.headers['content-type'] = contentType;
+    return this;
+  }
+
+  /**
+   * Renders a template configured with `configureTemplates` (from `@tern/file-router`) and sends
+   * it as HTML.
+   */
+  render(template: string, context: Record<string, unknown> = {}, statusCode?: number): this {
+    return this.html(renderTemplate(template, context), statusCode);
+  }
+
+  /** Redirects to `location` (302 unless given). */
+  redirect(location: string, statusCode = 302): this {
+    this.status(statusCode);
+    this.headers.location = location;
+    this.body = null;
+    return this;
+  }
+
+  /** Sets the status code; only integers from 100 to 599 are accepted. */
+  status(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 599) {
+      throw new RangeError(`Invalid status code: ${code}`);
+    }
+    this.statusCode = code;
+    return this;
+  }
+
+  /** Sets a header (replacing it). Values are checked when written; CRLF in one gives a 500. */
+  setHeader(name: string, value: string | number | string[]): this {
+    this.headers[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
+    return this;
+  }
+
+  getHeader(name: string): string | string[] | undefined {
+    return this.headers[name.toLowerCase()];
+  }
+
+  removeHeader(name: string): this {
+    delete this.headers[name.toLowerCase()];
+    return this;
+  }
+
+  /** Appends a Set-Cookie header. */
+  setCookie(name: string, value: string, options?: SerializeOptions): this {
+    const cookie = serializeCookie(name, value, options);
+    const existing = this.headers['set-cookie'];
+    this.headers['set-cookie'] = existing === undefined ? [cookie] : [...([] as string[]).concat(existing), cookie];
+    return this;
+  }
+}

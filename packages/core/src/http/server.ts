@@ -1,0 +1,75 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ServerTimeouts } from '../config';
+
+export interface ServerHooks {
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  bodyLimit: number;
+}
+
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * Creates the node:http server with Tern's timeouts and its answers to what the HTTP parser
+ * rejects before any handler runs.
+ */
+export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = {}): Server {
+  const requestTimeout = timeouts.requestTimeout ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout,
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(timeouts.headersTimeout ?? 10_000, requestTimeout),
+      keepAliveTimeout: timeouts.keepAliveTimeout ?? 5_000,
+      // Node only checks those timeouts this often (30 s by default); short timeouts need more checks.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+    hooks.listener,
+  );
+
+  // Node's default always answers 400; keep the parser's 431 and 408 so clients learn why.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // A request already being answered cannot get a second status line; one still waiting
+    // for its body (a slow client) can still be told 408, as Node's default handler does.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, text] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad Request'];
+    const body = JSON.stringify({ type: 'about:blank', title: text, status });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  // With `Expect: 100-continue` a client waits before sending the body: refuse an oversized one
+  // without asking for it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > hooks.bodyLimit) {
+      const body = JSON.stringify({
+        type: 'about:blank',
+        title: 'Payload Too Large',
+        status: 413,
+        detail: `Request body exceeds the limit of ${hooks.bodyLimit} bytes.`,
+        instance: (req.url ?? '/').split('?')[0],
+      });
+      res.writeHead(413, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      });
+      res.end(body);
+      return;
+    }
+    res.writeContinue();
+    hooks.listener(req, res);
+  });
+
+  return server;
+}

@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http';
+import type { TernResponse } from './response';
+
+const NO_BODY = new Set([204, 304]);
+const FALLBACK = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Internal Server Error' });
+
+/**
+ * Writes the finished response to the socket, once. Node throws on header values with CRLF or
+ * non-Latin-1 text; that becomes a plain 500 instead of a crashed process.
+ */
+export function writeResponse(raw: ServerResponse, res: TernResponse, closeConnection: boolean): void {
+  // A mounted app (or a streaming handler) may have answered on the raw response already.
+  if (raw.headersSent || raw.writableEnded || raw.destroyed) return;
+  const headers = res.headers;
+  const body = NO_BODY.has(res.statusCode) ? null : res.body;
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  else if (!NO_BODY.has(res.statusCode)) headers['content-length'] = '0';
+  // After a 413 the rest of the body is unread: closing stops Node from draining it.
+  if (closeConnection || res.statusCode === 413) headers.connection = 'close';
+  try {
+    raw.writeHead(res.statusCode, headers);
+  } catch {
+    writeFallback(raw);
+    return;
+  }
+  // HEAD answers carry GET's headers (Content-Length included) but never a body.
+  raw.end(body === null || raw.req?.method === 'HEAD' ? undefined : body);
+}
+
+function writeFallback(raw: ServerResponse): void {
+  try {
+    for (const name of raw.getHeaderNames()) raw.removeHeader(name);
+    raw.writeHead(500, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(FALLBACK)),
+    });
+    raw.end(FALLBACK);
+  } catch {
+    raw.destroy();
+  }
+}

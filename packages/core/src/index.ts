@@ -1,0 +1,16 @@
+export { TernApp } from './app';
+export type { TernAppOptions, ExceptionHandler, RouteProvider } from './app';
+export { MakeConfig } from './config';
+export type { ServerTimeouts } from './config';
+export * from './routing';
+export * from './converters';
+export * from './openapi';
+export * from './structs';
+export * from './errors';
+export type { ProblemDetails } from './errors/problem';
+export { TernRequest, TernRequest as Request } from './http/request';
+export type { QueryParams, RequestCookies, RequestHeaders } from './http/request';
+export { TernResponse, TernResponse as Response } from './http/response';
+export { setTemplateRenderer } from './http/templates';
+export type { TemplateRenderer } from './http/templates';
+export type { InjectOptions, InjectResponse } from './testing/inject';

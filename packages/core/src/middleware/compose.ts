@@ -1,0 +1,40 @@
+import { TernResponse } from '../http/response';
+import type { TernRequest } from '../http/request';
+import type { HandlerResult, Middleware } from '../routing/types';
+
+/** A step of a composed chain: it always resolves to the response. */
+export type Step = (req: TernRequest, res: TernResponse) => Promise<TernResponse>;
+
+/** Thrown when a handler or middleware resolves to `undefined`. */
+export class NoResponseError extends Error {
+  constructor(what: string) {
+    super(
+      what === 'handler'
+        ? 'The handler did not return a response: return res.json(...), res.text(...) or a plain value.'
+        : 'A middleware did not return a response: write `return next()` to continue the chain.',
+    );
+    this.name = 'NoResponseError';
+  }
+}
+
+/** Turns whatever a handler or middleware returned into the response. */
+export function toResponse(result: HandlerResult | undefined, res: TernResponse, what: 'handler' | 'middleware', statusCode = 200): TernResponse {
+  if (result instanceof TernResponse) return result;
+  if (result === undefined) throw new NoResponseError(what);
+  if (typeof result === 'string') return res.text(result, res.statusCode === 200 ? statusCode : undefined);
+  return res.json(result, res.statusCode === 200 ? statusCode : undefined);
+}
+
+/**
+ * Wraps `inner` in the middleware list, first entry outermost. Done once per route in
+ * `app.ready()`; a request only walks the finished chain.
+ */
+export function compose(middleware: readonly Middleware[], inner: Step): Step {
+  let chain = inner;
+  for (let i = middleware.length - 1; i >= 0; i--) {
+    const layer = middleware[i];
+    const next = chain;
+    chain = async (req, res) => toResponse(await layer(req, res, () => next(req, res)), res, 'middleware');
+  }
+  return chain;
+}

@@ -1,0 +1,4 @@
+export { HTTPBearer, APIKey, OAuth2 } from './models';
+export type { SecurityScheme, OAuth2Flow, OAuth2Flows } from './models';
+export { OpenAPIConfig } from './config';
+export type { OpenAPIOptions } from './config';

@@ -1,0 +1,128 @@
+import type { SecuritySchemeObject } from 'openapi3-ts/oas31';
+
+/** A security scheme that renders itself as an OpenAPI Security Scheme Object. */
+export interface SecurityScheme {
+  readonly type: string;
+  toOpenAPI(): SecuritySchemeObject;
+}
+
+/**
+ * `Authorization: Bearer <token>`.
+ *
+ * @example
+ * app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
+ */
+export class HTTPBearer implements SecurityScheme {
+  readonly type = 'http';
+  readonly scheme = 'bearer';
+  readonly bearerFormat?: string;
+  readonly description?: string;
+
+  constructor(options: { bearerFormat?: string; description?: string } = {}) {
+    this.bearerFormat = options.bearerFormat;
+    this.description = options.description;
+  }
+
+  toOpenAPI(): SecuritySchemeObject {
+    return compact({ type: 'http' as const, scheme: 'bearer', bearerFormat: this.bearerFormat, description: this.description });
+  }
+}
+
+/**
+ * An API key sent in a header, a query parameter or a cookie.
+ *
+ * @example
+ * app.openapiConfig.addSecurityScheme('apiKey', new APIKey({ name: 'X-API-Key', in: 'header' }));
+ */
+export class APIKey implements SecurityScheme {
+  readonly type = 'apiKey';
+  readonly name: string;
+  readonly in: 'header' | 'query' | 'cookie';
+  readonly description?: string;
+
+  constructor(options: { name: string; in: 'header' | 'query' | 'cookie'; description?: string }) {
+    if (!options?.name) throw new TypeError('APIKey needs the name of its header, query parameter or cookie.');
+    if (!['header', 'query', 'cookie'].includes(options.in)) {
+      throw new TypeError(`APIKey 'in' must be 'header', 'query' or 'cookie', got '${options.in}'.`);
+    }
+    this.name = options.name;
+    this.in = options.in;
+    this.description = options.description;
+  }
+
+  toOpenAPI(): SecuritySchemeObject {
+    return compact({ type: 'apiKey' as const, name: this.name, in: this.in, description: this.description });
+  }
+}
+
+export interface OAuth2Flow {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes: Record<string, string>;
+}
+
+export interface OAuth2Flows {
+  authorizationCode?: OAuth2Flow & { authorizationUrl: string; tokenUrl: string };
+  clientCredentials?: OAuth2Flow & { tokenUrl: string };
+  password?: OAuth2Flow & { tokenUrl: string };
+  implicit?: OAuth2Flow & { authorizationUrl: string };
+}
+
+/**
+ * OAuth 2.0 with one or more flows; routes list the scopes they need.
+ *
+ * @example
+ * app.openapiConfig.addSecurityScheme('oauth2', new OAuth2({
+ *   flows: { clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: { read: 'Read access' } } },
+ * }));
+ */
+export class OAuth2 implements SecurityScheme {
+  readonly type = 'oauth2';
+  readonly flows: OAuth2Flows;
+  readonly description?: string;
+
+  constructor(options: { flows: OAuth2Flows; description?: string }) {
+    const flows = options?.flows ?? {};
+    const names = Object.keys(flows);
+    if (names.length === 0) throw new TypeError('OAuth2 needs at least one flow.');
+    for (const name of names) {
+      const flow = (flows as Record<string, OAuth2Flow>)[name];
+      const needs = FLOW_URLS[name];
+      if (!needs) throw new TypeError(`OAuth2: unknown flow '${name}'.`);
+      for (const field of needs) {
+        if (!(flow as unknown as Record<string, unknown>)[field]) throw new TypeError(`OAuth2 flow '${name}' needs ${field}.`);
+      }
+      if (!flow.scopes || typeof flow.scopes !== 'object') throw new TypeError(`OAuth2 flow '${name}' needs a scopes map.`);
+    }
+    this.flows = flows;
+    this.description = options.description;
+  }
+
+  /** Every scope any flow defines. */
+  scopes(): Set<string> {
+    const all = new Set<string>();
+    for (const flow of Object.values(this.flows) as OAuth2Flow[]) for (const scope of Object.keys(flow.scopes)) all.add(scope);
+    return all;
+  }
+
+  toOpenAPI(): SecuritySchemeObject {
+    const flows: Record<string, unknown> = {};
+    for (const [name, flow] of Object.entries(this.flows) as Array<[string, OAuth2Flow]>) {
+      flows[name] = compact({ authorizationUrl: flow.authorizationUrl, tokenUrl: flow.tokenUrl, refreshUrl: flow.refreshUrl, scopes: { ...flow.scopes } });
+    }
+    return compact({ type: 'oauth2', flows, description: this.description }) as SecuritySchemeObject;
+  }
+}
+
+const FLOW_URLS: Record<string, string[]> = {
+  authorizationCode: ['authorizationUrl', 'tokenUrl'],
+  clientCredentials: ['tokenUrl'],
+  password: ['tokenUrl'],
+  implicit: ['authorizationUrl'],
+};
+
+function compact<T extends Record<string, unknown>>(object: T): T {
+  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
+  return object;
+}

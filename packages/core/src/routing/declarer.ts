@@ -1,0 +1,63 @@
+import type { PathParams } from './params';
+import { Routes } from './routes';
+import type { Handler, RouteOptions } from './types';
+import type { Group } from './group';
+import type { Router } from './router';
+
+/** What a container can hold: routes, groups and mounted routers. */
+export type Declaration = Routes<any> | Group | Router;
+
+type MethodHelper = {
+  <P extends string>(path: P, handler: Handler<PathParams<P>>): Routes<P>;
+  <P extends string>(path: P, options: Omit<RouteOptions, 'methods'>, handler: Handler<PathParams<P>>): Routes<P>;
+};
+
+/**
+ * The declaration methods the app and routers share (`get`, `post`, …, `route`, `addRoute`,
+ * `mountRouter`), written once.
+ */
+export abstract class RouteDeclarer {
+  /** Declarations in the order they were made; compiled in that order. */
+  readonly declarations: Declaration[] = [];
+
+  /** Called before each declaration; the app refuses declarations after `ready()`. */
+  protected beforeDeclare(_what: string): void {}
+
+  readonly get: MethodHelper = (path: string, a: any, b?: any) => this.method('GET', path, a, b);
+  readonly post: MethodHelper = (path: string, a: any, b?: any) => this.method('POST', path, a, b);
+  readonly put: MethodHelper = (path: string, a: any, b?: any) => this.method('PUT', path, a, b);
+  readonly patch: MethodHelper = (path: string, a: any, b?: any) => this.method('PATCH', path, a, b);
+  readonly delete: MethodHelper = (path: string, a: any, b?: any) => this.method('DELETE', path, a, b);
+  readonly head: MethodHelper = (path: string, a: any, b?: any) => this.method('HEAD', path, a, b);
+  readonly options: MethodHelper = (path: string, a: any, b?: any) => this.method('OPTIONS', path, a, b);
+
+  /**
+   * One handler for several methods; the handler reads `req.method`.
+   *
+   * @example
+   * app.route('/items', { methods: ['GET', 'POST'] }, async (req) => ({ method: req.method }));
+   */
+  route<P extends string>(path: P, options: RouteOptions, handler: Handler<PathParams<P>>): Routes<P> {
+    return this.addRoute(new Routes<P>({ ...options, path, handler }));
+  }
+
+  /** Adds a `Routes` object or a `Group`; returns it. */
+  addRoute<T extends Routes<any> | Group>(routeOrGroup: T): T {
+    this.beforeDeclare('add a route');
+    this.declarations.push(routeOrGroup);
+    return routeOrGroup;
+  }
+
+  /** Mounts a router; its prefix composes with this container's. A router may be mounted in several places. */
+  mountRouter(router: Router): Router {
+    this.beforeDeclare('mount a router');
+    this.declarations.push(router);
+    return router;
+  }
+
+  private method(method: string, path: string, a: any, b?: any): Routes<any> {
+    const [options, handler] = typeof a === 'function' ? [{}, a] : [a ?? {}, b];
+    if (typeof handler !== 'function') throw new TypeError(`${method} ${path}: a handler function is required.`);
+    return this.addRoute(new Routes({ ...options, path, handler, methods: [method] }));
+  }
+}

@@ -1,0 +1,40 @@
+import type { Routes } from './routes';
+import type { MiddlewareEntry, NodeListener } from './types';
+
+export interface GroupOptions {
+  path: string;
+  routes?: Array<Routes<any> | Group>;
+  middleware?: MiddlewareEntry[];
+  /** A Node request listener served under `path`, with the prefix stripped from `req.url`. */
+  app?: NodeListener;
+}
+
+/**
+ * Routes (and nested groups) under a path prefix with shared middleware. `routes` is a live
+ * list: push onto it after construction to nest more, up to `app.ready()`.
+ *
+ * @example
+ * const admin = new Group({ path: '/admin', middleware: [requireAdmin], routes: [statsRoute] });
+ * admin.routes.push(new Group({ path: '/reports', routes: [dailyRoute] }));
+ * app.addRoute(admin);
+ *
+ * // Forward everything under /legacy to an Express app:
+ * app.addRoute(new Group({ path: '/legacy', app: expressApp }));
+ */
+export class Group {
+  readonly path: string;
+  readonly routes: Array<Routes<any> | Group>;
+  readonly middleware: MiddlewareEntry[];
+  readonly app?: NodeListener;
+
+  constructor(options: GroupOptions) {
+    if (typeof options?.path !== 'string') throw new TypeError('Group needs a string path.');
+    if (options.app !== undefined && typeof options.app !== 'function') {
+      throw new TypeError(`Group '${options.path}': app must be a Node request listener function.`);
+    }
+    this.path = options.path;
+    this.routes = options.routes ?? [];
+    this.middleware = options.middleware ?? [];
+    this.app = options.app;
+  }
+}

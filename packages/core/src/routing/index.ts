@@ -1,0 +1,22 @@
+export { Routes } from './routes';
+export type { RouteDefinition, RouteMatchResult } from './routes';
+export { Router } from './router';
+export type { RouterOptions } from './router';
+export { Group } from './group';
+export { routesFromConfig } from './from-config';
+export type { RouteConfigEntry } from './from-config';
+export type { GroupOptions } from './group';
+export { RouteConflictError } from '../errors/tern-error';
+export type { Declaration } from './declarer';
+export type { CompiledRoute } from './table';
+export type { PathParams } from './params';
+export type {
+  Handler,
+  HandlerResult,
+  Middleware,
+  MiddlewareEntry,
+  NodeListener,
+  ResponseSchema,
+  RouteOptions,
+  SecurityRequirement,
+} from './types';

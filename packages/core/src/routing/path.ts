@@ -1,0 +1,153 @@
+import type { Convertor } from '../converters';
+import { getConvertor } from '../converters/registry';
+import { InvalidRouteError } from '../errors';
+
+/** One `{name:conv}` parameter of a compiled path, with its converter bound at startup. */
+export interface PathParam {
+  name: string;
+  converterName: string;
+  convertor: Convertor<any>;
+  /** `^(?:regex)$`, built once so a request only runs `test`. */
+  pattern: RegExp;
+}
+
+/** A path pattern compiled once: what the matcher needs and what URL generation needs. */
+export interface CompiledPath {
+  /** The declared pattern, e.g. `/users/{id:int}`. */
+  raw: string;
+  /** Static text and parameters in order; a parameter always fills a whole segment. */
+  parts: Array<string | PathParam>;
+  params: PathParam[];
+  /** The pattern for find-my-way: parameters renamed by position (`:p0`), `path` as `*`. */
+  matcherPath: string;
+  /**
+   * Identifies routes that can never both serve one request: the shape with parameter names
+   * erased but converter names kept, so `/items/{id:int}` and `/items/{slug:slug}` may coexist.
+   */
+  conflictKey: string;
+  /** Full-path regex with one group per parameter, for `route.match` and debug explanations. */
+  regex: RegExp;
+}
+
+const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}$/;
+
+/**
+ * Joins container prefixes and a route path: `/api` + `/v1` + `/users` → `/api/v1/users`.
+ * A route path `/` inside a prefix serves the prefix itself; a trailing slash on the route path
+ * is kept, because `/users/` and `/users` are different paths.
+ */
+export function joinPaths(prefixes: Array<string | undefined>, path: string): string {
+  let out = '';
+  for (const prefix of prefixes) {
+    if (!prefix) continue;
+    out += withLeadingSlash(prefix).replace(/\/+$/, '');
+  }
+  if (path === '' || path === '/') return out || '/';
+  return out + withLeadingSlash(path);
+}
+
+function withLeadingSlash(path: string): string {
+  return path.startsWith('/') ? path : `/${path}`;
+}
+
+/** Parses and validates a route pattern; unknown converters and misplaced parameters fail startup. */
+export function compilePath(raw: string, where: string): CompiledPath {
+  if (!raw.startsWith('/')) throw new InvalidRouteError(`${where}: path '${raw}' must start with '/'.`);
+  const segments = raw.split('/').slice(1);
+  const parts: Array<string | PathParam> = [];
+  const params: PathParam[] = [];
+  const matcherSegments: string[] = [];
+  const keySegments: string[] = [];
+  const regexSegments: string[] = [];
+
+  segments.forEach((segment, index) => {
+    if (!segment.includes('{') && !segment.includes('}')) {
+      parts.push(`/${segment}`);
+      // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.
+      matcherSegments.push(segment.replace(/:/g, '::'));
+      keySegments.push(segment);
+      regexSegments.push(escapeRegex(segment));
+      return;
+    }
+    const m = PARAM.exec(segment);
+    if (!m) {
+      throw new InvalidRouteError(
+        `${where}: segment '${segment}' of '${raw}' is not a parameter; write a whole segment as {name} or {name:converter}.`,
+      );
+    }
+    const [, name, converterName = 'str'] = m;
+    const convertor = getConvertor(converterName);
+    if (!convertor) {
+      throw new InvalidRouteError(
+        `${where}: unknown converter '${converterName}' in '${raw}'; register it with registerUrlConvertor() before app.ready().`,
+        'TERN_UNKNOWN_CONVERTER',
+      );
+    }
+    if (params.some((p) => p.name === name)) {
+      throw new InvalidRouteError(`${where}: parameter '${name}' appears twice in '${raw}'.`);
+    }
+    const isPath = converterName === 'path';
+    if (isPath && index !== segments.length - 1) {
+      throw new InvalidRouteError(`${where}: a {${name}:path} parameter must be the last segment of '${raw}'.`);
+    }
+    const param: PathParam = { name, converterName, convertor, pattern: new RegExp(`^(?:${convertor.regex})$`) };
+    params.push(param);
+    parts.push('/', param);
+    matcherSegments.push(isPath ? '*' : `:p${params.length - 1}`);
+    keySegments.push(`{:${converterName}}`);
+    regexSegments.push(isPath ? '(.*)' : '([^/]+)');
+  });
+
+  return {
+    raw,
+    parts,
+    params,
+    matcherPath: `/${matcherSegments.join('/')}`,
+    conflictKey: `/${keySegments.join('/')}`,
+    regex: new RegExp(`^/${regexSegments.join('/')}$`),
+  };
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Why a raw value fails a parameter, or undefined when it converts; the value is set on `out`. */
+export function convertParam(param: PathParam, value: string, out: Record<string, unknown>): string | undefined {
+  if (!param.pattern.test(value)) {
+    return `'${value}' is not a valid ${param.converterName} for parameter '${param.name}'`;
+  }
+  try {
+    out[param.name] = param.convertor.convert(value);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Result of testing one compiled path alone against a request path. */
+export type PathMatch =
+  | { params: Record<string, unknown>; failure?: undefined }
+  | { params?: undefined; failure: { param?: string; message: string } };
+
+/**
+ * Tests a whole path against one pattern, converters included. Used by `route.match` and by the
+ * debug explanations; the request path goes through the matcher instead.
+ */
+export function matchPath(compiled: CompiledPath, path: string): PathMatch {
+  const m = compiled.regex.exec(path);
+  if (!m) return { failure: { message: `path does not match ${compiled.raw}` } };
+  const params: Record<string, unknown> = {};
+  for (let i = 0; i < compiled.params.length; i++) {
+    const param = compiled.params[i];
+    let value: string;
+    try {
+      value = decodeURIComponent(m[i + 1]);
+    } catch {
+      return { failure: { param: param.name, message: `malformed percent-encoding in parameter '${param.name}'` } };
+    }
+    const message = convertParam(param, value, params);
+    if (message !== undefined) return { failure: { param: param.name, message } };
+  }
+  return { params };
+}

@@ -1,0 +1,65 @@
+import type { PathParams } from './params';
+import type { Handler, RouteOptions } from './types';
+import { compilePath, matchPath, type CompiledPath } from './path';
+
+const KNOWN_OPTIONS = new Set([
+  'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
+  'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
+  'statusCode',
+]);
+
+/** Everything `new Routes()` takes: a path, an optional handler and the route options. */
+export interface RouteDefinition<P extends string = string> extends RouteOptions {
+  path: P;
+  handler?: Handler<PathParams<P>>;
+}
+
+/** `[match, params, allowed]` as SPEC.md describes `route.match`. */
+export type RouteMatchResult = [Routes<any> | null, Record<string, unknown> | null, boolean];
+
+/**
+ * One route: a path pattern, its methods, an optional handler and metadata. Every declaration
+ * style (method helpers, routers, groups, controllers, route files) ends as one of these.
+ *
+ * @example
+ * const route = new Routes({ path: '/users/{id:int}', methods: ['GET'], name: 'user', handler: getUser });
+ * app.addRoute(route);
+ * route.match('/users/7', 'GET'); // [route, { id: 7 }, true]
+ */
+export class Routes<P extends string = string> {
+  readonly path: P;
+  handler?: Handler<PathParams<P>>;
+  readonly methods: string[];
+  readonly options: Readonly<RouteOptions>;
+  /** Options SPEC.md does not name, kept as metadata. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  private compiled?: CompiledPath;
+
+  constructor(definition: RouteDefinition<P>) {
+    const { path, handler, methods = ['GET'], ...options } = definition;
+    if (typeof path !== 'string') throw new TypeError('Routes needs a string path.');
+    if (handler !== undefined && typeof handler !== 'function') {
+      throw new TypeError(`Routes '${path}': handler must be a function.`);
+    }
+    this.path = path;
+    this.handler = handler;
+    this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
+    this.options = options;
+    this.extra = Object.fromEntries(Object.entries(options).filter(([key]) => !KNOWN_OPTIONS.has(key)));
+  }
+
+  get name(): string | undefined {
+    return this.options.name;
+  }
+
+  /**
+   * Tests this route alone against a path and method, converters included. A path that does not
+   * match, or a value a converter rejects, gives `[null, null, false]`.
+   */
+  match(path: string, method: string): RouteMatchResult {
+    const compiled = (this.compiled ??= compilePath(this.path, `Route '${this.path}'`));
+    const { params } = matchPath(compiled, path);
+    if (!params) return [null, null, false];
+    return [this, params, this.methods.includes(method.toUpperCase())];
+  }
+}

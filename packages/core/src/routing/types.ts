@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ParameterObject } from 'openapi3-ts/oas31';
+import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
+
+/**
+ * What a handler resolves to: the response, or a plain value sent as JSON (a string as text).
+ * Handlers are async, which also lets the compiler catch one that resolves to nothing.
+ */
+export type HandlerResult = TernResponse | object | string | number | boolean | null;
+
+/**
+ * A route handler: `params` are the converted path parameters (typed from the path literal).
+ *
+ * @example
+ * const getUser: Handler<{ id: number }> = async (req, res, { id }) => res.json({ id });
+ */
+export type Handler<P = Record<string, any>> = (
+  req: TernRequest<P>,
+  res: TernResponse,
+  params: P,
+) => Promise<HandlerResult>;
+
+/**
+ * Middleware: `return next()` continues the chain; returning a response stops it; a throw
+ * becomes the matching exception handler's answer (500 by default).
+ *
+ * @example
+ * const timing: Middleware = async (req, res, next) => {
+ *   const start = performance.now();
+ *   const response = await next();
+ *   return response.setHeader('Server-Timing', `app;dur=${performance.now() - start}`);
+ * };
+ */
+export type Middleware = (
+  req: TernRequest,
+  res: TernResponse,
+  next: () => Promise<TernResponse>,
+) => Promise<HandlerResult>;
+
+/** A Group middleware entry: a function, or `[factory, args, options]` built as `factory(args, options)`. */
+export type MiddlewareEntry = Middleware | [(args: any, options: any) => Middleware, Record<string, any>, Record<string, any>];
+
+/** A plain Node request listener (an Express app, another TernApp's `handler`). */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A security requirement entry: scheme name → required scopes. */
+export type SecurityRequirement = Record<string, string[]>;
+
+/** A response schema: a class, `[Class]`, a `{ field: type }` shape, or `{ description }`. */
+export type ResponseSchema = Function | [Function] | { description: string } | Record<string, unknown>;
+
+/** The options every declaration style shares (SPEC.md "Route object"). */
+export interface RouteOptions {
+  /** HTTP methods accepted; default `['GET']` (method helpers set it for you). */
+  methods?: string[];
+  /** Name for `urlFor`; dotted with named routers' names. */
+  name?: string;
+  summary?: string;
+  description?: string;
+  /** Status code → response schema, for the OpenAPI document. */
+  responses?: Record<number, ResponseSchema>;
+  /** A class-validator class: the JSON body is validated into `req.body` before the handler runs. */
+  requestModel?: Function;
+  middleware?: Middleware[];
+  tags?: string[];
+  security?: SecurityRequirement[];
+  operationId?: string;
+  deprecated?: boolean;
+  /** Extra OpenAPI parameters (query, header, cookie). */
+  parameters?: ParameterObject[];
+  excludeFromSchema?: boolean;
+  /** The status sent when the handler returns a plain value (default 200). */
+  statusCode?: number;
+  /** Anything else is kept as route metadata (`route.extra`). */
+  [extra: string]: unknown;
+}

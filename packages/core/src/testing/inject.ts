@@ -1,0 +1,47 @@
+import { inject as lightInject } from 'light-my-request';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A request made by `app.inject()`. */
+export interface InjectOptions {
+  method?: string;
+  url: string;
+  headers?: Record<string, string | string[]>;
+  /** A string or Buffer is sent as is; an object is sent as JSON with `content-type: application/json`. */
+  payload?: string | Buffer | object;
+  query?: Record<string, string | string[]>;
+  cookies?: Record<string, string>;
+}
+
+/** What `app.inject()` resolves to: what a client would have received. */
+export interface InjectResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  rawPayload: Buffer;
+  json<T = any>(): T;
+  cookies: Array<{ name: string; value: string; [attribute: string]: unknown }>;
+}
+
+/** Runs one request through a Node listener in memory (light-my-request), without a socket. */
+export async function injectRequest(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  options: InjectOptions | string,
+): Promise<InjectResponse> {
+  const opts = typeof options === 'string' ? { url: options } : options;
+  const response = await lightInject(listener, {
+    method: (opts.method ?? 'GET') as any,
+    url: opts.url,
+    headers: opts.headers,
+    payload: opts.payload as any,
+    query: opts.query,
+    cookies: opts.cookies,
+  });
+  return {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    body: response.body,
+    rawPayload: response.rawPayload,
+    json: () => response.json(),
+    cookies: response.cookies as InjectResponse['cookies'],
+  };
+}
