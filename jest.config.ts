@@ -15,8 +15,9 @@ const config: Config = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper,
+  // Browser tests (*.e2e.test.ts) are part of `npm test` too: what a user sees in /docs matters.
   testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.e2e\\.test\\.ts$'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
 };
 

@@ -1,0 +1,3 @@
+export async function health() {
+  return { status: 'up' };
+}

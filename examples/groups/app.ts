@@ -1,0 +1,41 @@
+/**
+ * Groups: routes under a prefix with shared middleware (a function or a `[factory, args,
+ * options]` entry), nested groups appended after construction, and an Express app mounted
+ * under `/legacy` with the prefix stripped.
+ */
+import express from 'express';
+import { Group, HTTPException, Routes, TernApp, type Middleware } from '@tern/core';
+
+/** A middleware factory used as a `[factory, args, options]` group entry. */
+function requireHeader(args: { header: string }, options: { value: string }): Middleware {
+  return async (req, res, next) => {
+    if (req.headers.get(args.header) !== options.value) throw new HTTPException(403, `${args.header} must be ${options.value}`);
+    return next();
+  };
+}
+
+const audit: string[] = [];
+const auditLog: Middleware = async (req, res, next) => {
+  audit.push(`${req.method} ${req.url.path}`);
+  return next();
+};
+
+export function buildApp(): { app: TernApp; audit: string[] } {
+  const legacy = express();
+  legacy.get('/status', (req, res) => {
+    res.json({ legacy: true, path: req.path });
+  });
+
+  const admin = new Group({
+    path: '/admin',
+    middleware: [auditLog, [requireHeader, { header: 'x-role' }, { value: 'admin' }]],
+    routes: [new Routes({ path: '/stats', summary: 'Admin statistics', handler: async () => ({ users: 2 }) })],
+  });
+  // Groups are live lists: nest more after construction, up to app.ready().
+  admin.routes.push(new Group({ path: '/reports', routes: [new Routes({ path: '/daily', handler: async () => ({ report: 'daily' }) })] }));
+
+  const app = new TernApp({ openapi: { title: 'Admin (groups)', version: '1.0.0' } });
+  app.addRoute(admin);
+  app.addRoute(new Group({ path: '/legacy', app: legacy }));
+  return { app, audit };
+}
