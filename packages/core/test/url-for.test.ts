@@ -47,6 +47,7 @@ describe('urlFor', () => {
     expect(() => a.urlFor('user', { id: 'abc' })).toThrow(/parameter 'id'/);
     // `str` is "any string without slashes": the app would answer such a URL with a 422.
     expect(() => a.urlFor('thing', { key: 'a/b' })).toThrow(/not a valid str/);
+    expect(() => a.urlFor('file', { rest: 'a/../etc' })).toThrow(/'\.' or '\.\.' path segment/);
   });
 });
 

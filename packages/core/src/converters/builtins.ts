@@ -51,10 +51,23 @@ export class FloatConvertor extends Convertor<number> {
   }
   toString(value: number): string {
     if (!Number.isFinite(value) || value < 0) throw new Error(`${value} is not a non-negative finite number`);
-    // Number#toString may use exponent notation (1e+21), which the regex would refuse.
+    // Number#toString uses exponent notation for very large or small values (1e+21, 5e-324),
+    // which the pattern refuses: spell those digits out exactly instead.
     const text = String(value);
-    return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
+    return text.includes('e') ? expandExponent(text) : text;
   }
+}
+
+/** `'1.5e+21'` → `'1500000000000000000000'`, `'5e-7'` → `'0.0000005'`, without losing digits. */
+function expandExponent(text: string): string {
+  const [mantissa, exponentText] = text.split('e');
+  const exponent = Number(exponentText);
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  const point = whole.length + exponent;
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`.replace(/\.?0+$/, '');
+  if (point >= digits.length) return digits + '0'.repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** `{name:uuid}`: a UUID, dashes optional, yielded as the canonical lowercase dashed string. */

@@ -29,8 +29,13 @@ export function buildUrl(route: CompiledRoute, params: Record<string, unknown>):
         `urlFor('${route.name}'): '${text}' is not a valid ${part.converterName} for parameter '${part.name}'.`,
       );
     }
+    const segments = part.converterName === 'path' ? text.split('/') : [text];
+    // Tern refuses '.' and '..' segments (clients and proxies rewrite them), so never emit one.
+    if (segments.some((segment) => segment === '.' || segment === '..')) {
+      throw new UrlGenerationError(`urlFor('${route.name}'): parameter '${part.name}' would make a '.' or '..' path segment.`);
+    }
     delete rest[part.name];
-    path += part.converterName === 'path' ? text.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(text);
+    path += segments.map(encodeURIComponent).join('/');
   }
   return new URLPath(path || '/').addQueryParams(rest).toString();
 }
