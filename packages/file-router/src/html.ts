@@ -1,0 +1,93 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Environment, type ILoader } from 'nunjucks';
+import { setTemplateRenderer, TernError, TernResponse, type Handler, type TernRequest } from '@tern/core';
+import { carryRouteOptions } from './mark-as-route';
+import { assertTemplateName, ConfinedLoader } from './template-loader';
+
+/** SPEC.md `configure_templates`. */
+export interface TemplateOptions {
+  /** Directory the template names are resolved in; relative paths resolve against `process.cwd()`. */
+  templateDir: string;
+  /** Re-read templates from disk on every render, so edits show without a restart. Off by default: keep it off in production. */
+  autoReload?: boolean;
+}
+
+/**
+ * Sets up nunjucks for `res.render` and `render()`: HTML autoescaping on, undefined variables
+ * rendered as empty text, template names confined to `templateDir`. Call it once at startup
+ * (a later call replaces the earlier setup); it returns the nunjucks `Environment`, for filters
+ * and globals.
+ *
+ * @example
+ * const env = configureTemplates({ templateDir: path.join(__dirname, 'templates'), autoReload: process.env.NODE_ENV !== 'production' });
+ * env.addFilter('shout', (s: string) => s.toUpperCase());
+ */
+export function configureTemplates(options: TemplateOptions): Environment {
+  if (typeof options !== 'object' || options === null || typeof options.templateDir !== 'string') {
+    throw new TypeError('configureTemplates({ templateDir, autoReload }): templateDir must be a directory path.');
+  }
+  const templateDir = resolve(options.templateDir);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(templateDir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDirectory) {
+    throw new TernError('TERN_TEMPLATE_DIR_NOT_FOUND', `configureTemplates: templateDir '${templateDir}' is not a directory.`);
+  }
+  const loader = new ConfinedLoader(templateDir, options.autoReload === true);
+  // nunjucks' types want its own Loader class; any object with a synchronous getSource will do.
+  const env = new Environment(loader as unknown as ILoader, { autoescape: true, throwOnUndefined: false });
+  setTemplateRenderer((name, context) => renderTemplate(env, name, context));
+  return env;
+}
+
+function renderTemplate(env: Environment, name: string, context: Record<string, unknown>): string {
+  assertTemplateName(name);
+  try {
+    return env.render(name, context);
+  } catch (err) {
+    if (err instanceof TernError) throw err;
+    // nunjucks messages name the template, line and column; they reach a response only in debug mode.
+    throw new TernError('TERN_TEMPLATE_ERROR', `Template '${name}' failed to render: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  }
+}
+
+/** A handler whose result becomes a template context. */
+export type ContextHandler<P = Record<string, any>> = (req: TernRequest<P>, res: TernResponse, params: P) => Promise<object>;
+
+/**
+ * Wraps a handler so the object it returns is rendered with `template` and sent as
+ * `text/html; charset=utf-8` (with the route's `statusCode`, 200 by default). A response returned
+ * instead (a redirect, `res.render` of another page) is sent as it is; anything else that is not
+ * an object is a 500. Works on any route, in route files or not, and keeps `markAsRoute` options.
+ *
+ * @example
+ * export const get = render('post.html', async (req) => ({ post: await posts.find(req.pathParams.slug) }));
+ */
+export function render<P = Record<string, any>>(template: string, handler: ContextHandler<P>): Handler<P> {
+  assertTemplateName(template);
+  if (typeof handler !== 'function') throw new TypeError(`render('${template}', handler): handler must be a function.`);
+  const rendered: Handler<P> = async (req, res, params) => {
+    const context: unknown = await handler(req, res, params);
+    if (context instanceof TernResponse) return context;
+    if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+      throw new TernError(
+        'TERN_TEMPLATE_CONTEXT_INVALID',
+        `render('${template}'): the handler returned ${describe(context)}; return an object to use as the template context, or a response.`,
+      );
+    }
+    const statusCode = res.statusCode === 200 ? req.route?.statusCode : undefined;
+    return res.render(template, context as Record<string, unknown>, statusCode);
+  };
+  return carryRouteOptions(handler, rendered);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,110 @@
+import type { Handler, ResponseSchema, RouteOptions } from '@tern/core';
+
+/** A handler exported by a route file: `(req, res, params)`, params typed loosely. */
+export type FileRouteHandler = Handler<any>;
+
+/**
+ * What `markAsRoute` accepts: SPEC.md's `mark_as_route` options plus the usual route options a
+ * route file may need (`name` for `urlFor`, `requestModel`, `middleware`…).
+ */
+export interface MarkAsRouteOptions
+  extends Pick<
+    RouteOptions,
+    | 'methods'
+    | 'name'
+    | 'summary'
+    | 'description'
+    | 'responses'
+    | 'requestModel'
+    | 'middleware'
+    | 'tags'
+    | 'security'
+    | 'operationId'
+    | 'deprecated'
+    | 'parameters'
+    | 'excludeFromSchema'
+    | 'statusCode'
+  > {
+  /** The full URL path, replacing the one derived from the file's directory. */
+  path?: string;
+  /** Schema of the success response: becomes `responses[statusCode ?? 200]`. */
+  responseModel?: ResponseSchema;
+}
+
+/**
+ * Where the options live on a marked handler. `Symbol.for` (not a module-local symbol or a
+ * WeakMap) so a route file that resolved another copy of this package is still understood.
+ */
+const ROUTE_OPTIONS = Symbol.for('tern.fileRouter.routeOptions');
+
+const OPTION_KEYS = new Set<string>([
+  'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
+  'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
+  'statusCode',
+]);
+
+/**
+ * Declares a route file export explicitly. Returns a new handler carrying the options (the
+ * original function is left untouched, so exporting it again elsewhere does not copy them).
+ *
+ * An export named after a method (`get`, `post`…) serves that method; `methods`, if given, must
+ * name only that method. Any other export becomes a route only through `markAsRoute`, with
+ * `methods` defaulting to `['GET']`.
+ *
+ * @example
+ * // routes/users/{id:int}/route.ts → GET /users/{id:int}
+ * export const get = markAsRoute(
+ *   { summary: 'Get a user', responseModel: UserDto, tags: ['users'], name: 'users.get' },
+ *   async (req) => users.find(req.pathParams.id),
+ * );
+ */
+export function markAsRoute<H extends FileRouteHandler>(options: MarkAsRouteOptions, handler: H): H {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError('markAsRoute(options, handler): options must be an object.');
+  }
+  if (typeof handler !== 'function') throw new TypeError('markAsRoute(options, handler): handler must be a function.');
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new TypeError(`markAsRoute: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}.`);
+  }
+  if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
+    throw new TypeError(`markAsRoute: path must be a string starting with '/', got ${JSON.stringify(options.path)}.`);
+  }
+  if (options.methods !== undefined) {
+    if (!Array.isArray(options.methods) || options.methods.length === 0 || options.methods.some((m) => typeof m !== 'string')) {
+      throw new TypeError('markAsRoute: methods must be a non-empty list of method names.');
+    }
+  }
+  const marked = function (this: unknown, ...args: Parameters<H>) {
+    return handler.apply(this, args);
+  } as unknown as H;
+  Object.defineProperty(marked, 'name', { value: handler.name });
+  // A handler marked twice keeps the outer options on top of the inner ones.
+  const inner = routeOptionsOf(handler);
+  Object.defineProperty(marked, ROUTE_OPTIONS, { value: Object.freeze({ ...inner, ...options }) });
+  return marked;
+}
+
+/** The options `markAsRoute` attached to a value, if any. */
+export function routeOptionsOf(value: unknown): Readonly<MarkAsRouteOptions> | undefined {
+  if (typeof value !== 'function') return undefined;
+  return (value as unknown as Record<symbol, MarkAsRouteOptions | undefined>)[ROUTE_OPTIONS];
+}
+
+/** Copies the options of `from` onto `to` (used by `render`, which wraps a handler). */
+export function carryRouteOptions<H extends Function>(from: Function, to: H): H {
+  const options = routeOptionsOf(from);
+  if (options) Object.defineProperty(to, ROUTE_OPTIONS, { value: options });
+  return to;
+}
+
+/** Builds the `Routes` options of a marked export (everything but path, methods and handler). */
+export function toRouteOptions(options: Readonly<MarkAsRouteOptions>): RouteOptions {
+  const { path: _path, methods: _methods, responseModel, responses, ...rest } = options;
+  const out: RouteOptions = { ...rest };
+  if (responseModel !== undefined || responses !== undefined) {
+    out.responses = { ...responses };
+    if (responseModel !== undefined) out.responses[options.statusCode ?? 200] = responseModel;
+  }
+  return out;
+}

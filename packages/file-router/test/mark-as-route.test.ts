@@ -1,0 +1,145 @@
+import { HTTPBearer, TernApp, type CompiledRoute } from '@tern/core';
+import { FileRouter, markAsRoute } from '@tern/file-router';
+import { makeTree, removeTrees } from './support/tree';
+
+afterAll(removeTrees);
+
+const IMPORTS = `import type { Request, Response } from '@tern/core';\nimport { markAsRoute } from '@tern/file-router';\n`;
+
+function appFor(files: Record<string, string>, options: { excludeFromSchema?: boolean } = {}): TernApp {
+  const app = new TernApp({ logger: false, openapi: { title: 'File routes', version: '1.0.0' } });
+  new FileRouter(app, { root: makeTree(files), ...options });
+  return app;
+}
+
+function routeAt(app: TernApp, method: string, rawPath: string): CompiledRoute {
+  const route = app.getAllRoutes().find((r) => r.rawPath === rawPath && r.methods.includes(method));
+  if (!route) throw new Error(`no ${method} ${rawPath} in ${app.getAllRoutes().map((r) => r.source).join('; ')}`);
+  return route;
+}
+
+describe('markAsRoute', () => {
+  it('carries SPEC.md options onto the route: responseModel lands under statusCode', async () => {
+    const app = appFor({
+      'users/route.ts': `${IMPORTS}
+class UserDto { id!: number; }
+export const post = markAsRoute(
+  {
+    summary: 'Create a user', description: 'Stores a user.', responseModel: UserDto, tags: ['users'], statusCode: 201,
+    deprecated: true, security: [{ bearerAuth: [] }], name: 'users.create', operationId: 'createUser',
+  },
+  async (req: Request) => ({ created: req.method }),
+);
+export const get = markAsRoute({ responseModel: [UserDto], responses: { 404: { description: 'None yet' } } }, async () => []);
+`,
+    });
+    app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
+    const post = routeAt(app, 'POST', '/users');
+    expect(post.route.options).toMatchObject({
+      summary: 'Create a user',
+      description: 'Stores a user.',
+      tags: ['users'],
+      statusCode: 201,
+      deprecated: true,
+      security: [{ bearerAuth: [] }],
+      name: 'users.create',
+      operationId: 'createUser',
+    });
+    expect(Object.keys(post.route.options.responses ?? {})).toEqual(['201']);
+    expect((post.route.options.responses as any)[201].name).toBe('UserDto');
+    expect([post.statusCode, post.name, post.tags]).toEqual([201, 'users.create', ['users']]);
+    const get = routeAt(app, 'GET', '/users');
+    expect(Object.keys(get.route.options.responses ?? {}).sort()).toEqual(['200', '404']);
+
+    const created = await app.inject({ method: 'POST', url: '/users' });
+    expect([created.statusCode, created.json()]).toEqual([201, { created: 'POST' }]);
+    expect(app.urlFor('users.create')).toBe('/users');
+  });
+
+  it('overrides the derived path with its own path', async () => {
+    const app = appFor({
+      'legacy/route.ts': `${IMPORTS}
+export const get = markAsRoute({ path: '/v1/legacy/{id:int}' }, async (req: Request) => ({ id: req.pathParams.id }));
+export async function post() { return { at: 'derived' }; }
+`,
+    });
+    expect((await app.inject('/v1/legacy/3')).json()).toEqual({ id: 3 });
+    expect((await app.inject('/legacy')).statusCode).toBe(405);
+    expect((await app.inject({ method: 'POST', url: '/legacy' })).json()).toEqual({ at: 'derived' });
+  });
+
+  it('turns any other marked export into a route, GET unless methods say otherwise', async () => {
+    const app = appFor({
+      'things/route.ts': `${IMPORTS}
+export const list = markAsRoute({ summary: 'List' }, async () => ['a']);
+export const change = markAsRoute({ methods: ['PUT', 'PATCH'] }, async (req: Request) => ({ method: req.method }));
+export const search = markAsRoute({ path: '/things/search', methods: ['post'] }, async () => ({ found: [] }));
+`,
+    });
+    expect((await app.inject('/things')).json()).toEqual(['a']);
+    expect((await app.inject({ method: 'PATCH', url: '/things' })).json()).toEqual({ method: 'PATCH' });
+    expect((await app.inject({ method: 'POST', url: '/things/search' })).json()).toEqual({ found: [] });
+    // Method exports first (none here), then marked exports by name.
+    expect(app.getAllRoutes().map((r) => `${r.methods.join('+')} ${r.rawPath}`)).toEqual(['PUT+PATCH /things', 'GET /things', 'POST /things/search']);
+  });
+
+  it('accepts `methods` on a method export only when it names that method', async () => {
+    const ok = appFor({ 'a/route.ts': `${IMPORTS}export const get = markAsRoute({ methods: ['get'] }, async () => ({ ok: true }));\n` });
+    expect((await ok.inject('/a')).json()).toEqual({ ok: true });
+
+    const bad = appFor({ 'b/route.ts': `${IMPORTS}export const get = markAsRoute({ methods: ['POST'] }, async () => ({}));\n` });
+    await expect(bad.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_ROUTE_FILE',
+      message: expect.stringMatching(/b[/\\]route\.ts'.*export 'get' is marked with methods \[POST\]/),
+    });
+  });
+
+  it('leaves the original handler untouched, so exporting it twice does not copy options', async () => {
+    const app = appFor({
+      'x/route.ts': `${IMPORTS}
+async function handler(req: Request) { return { method: req.method }; }
+export const post = markAsRoute({ summary: 'Create' }, handler);
+export const put = handler;
+`,
+    });
+    expect(routeAt(app, 'PUT', '/x').route.options.summary).toBeUndefined();
+    expect(routeAt(app, 'POST', '/x').route.options.summary).toBe('Create');
+    expect((await app.inject({ method: 'PUT', url: '/x' })).json()).toEqual({ method: 'PUT' });
+  });
+
+  it('refuses bad options when the route file loads, naming the file', async () => {
+    expect(() => markAsRoute({ summry: 'typo' } as any, async () => ({}))).toThrow("unknown option 'summry'");
+    expect(() => markAsRoute({ path: 'no-slash' }, async () => ({}))).toThrow(/must be a string starting with '\/'/);
+    expect(() => markAsRoute({ methods: [] }, async () => ({}))).toThrow(/non-empty list/);
+    expect(() => markAsRoute({}, 'nope' as any)).toThrow(/handler must be a function/);
+
+    const app = appFor({ 'typo/route.ts': `${IMPORTS}export const get = markAsRoute({ summry: 'x' } as any, async () => ({}));\n` });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_IMPORT_FAILED', message: expect.stringMatching(/typo[/\\]route\.ts' failed to load: .*summry/) });
+  });
+
+  it('refuses a path override with an unknown converter, naming the file', async () => {
+    const app = appFor({ 'p/route.ts': `${IMPORTS}export const get = markAsRoute({ path: '/p/{id:nope}' }, async () => ({}));\n` });
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_UNKNOWN_CONVERTER',
+      message: expect.stringMatching(/markAsRoute path '\/p\/\{id:nope\}' in .*p[/\\]route\.ts.*unknown converter 'nope'/),
+    });
+  });
+});
+
+describe('OpenAPI', () => {
+  const files = {
+    'pets/route.ts': `${IMPORTS}
+export const get = markAsRoute({ summary: 'List pets', tags: ['pets'] }, async () => []);
+export const post = markAsRoute({ summary: 'Add a pet', excludeFromSchema: true }, async () => ({}));
+`,
+  };
+
+  it('marks file routes for the document, unless excluded per route or for the whole router', () => {
+    const app = appFor(files);
+    expect(routeAt(app, 'GET', '/pets').excludeFromSchema).toBe(false);
+    expect(routeAt(app, 'POST', '/pets').excludeFromSchema).toBe(true);
+
+    const hidden = appFor(files, { excludeFromSchema: true });
+    expect(hidden.getAllRoutes().map((r) => r.excludeFromSchema)).toEqual([true, true]);
+  });
+});
