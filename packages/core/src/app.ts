@@ -9,6 +9,8 @@ import { createHttpServer } from './http/server';
 import { writeResponse } from './http/write';
 import { compose, toResponse, type Step } from './middleware/compose';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
+import { openapiDeclarations } from './openapi/routes';
+import { validateSecurityRequirements } from './openapi/security';
 import { RouteDeclarer, type Declaration } from './routing/declarer';
 import { compileDeclarations, RouteTable, type CompiledRoute } from './routing/table';
 import type { HandlerResult, Middleware } from './routing/types';
@@ -134,8 +136,10 @@ export class TernApp extends RouteDeclarer {
   }
 
   /** Tern's own routes (OpenAPI document, docs pages), built from the user's compiled routes. */
-  protected internalDeclarations(_routes: CompiledRoute[]): Declaration[] {
-    return [];
+  protected internalDeclarations(routes: CompiledRoute[]): Declaration[] {
+    // Security requirements are checked even when no document is served: a typo fails startup.
+    validateSecurityRequirements(routes, this.openapiConfig);
+    return openapiDeclarations(routes, this.openapiConfig);
   }
 
   private compileRoutes(): CompiledRoute[] {

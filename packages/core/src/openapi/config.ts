@@ -12,7 +12,10 @@ export interface OpenAPIOptions {
   openapiPath?: string | false;
   /** Where Swagger UI is served (default '/docs'); `false` turns it off. */
   docsPath?: string | false;
-  /** Where ReDoc is served (default '/redoc'); `false` turns it off. */
+  /**
+   * Where ReDoc would be served. Default `false`: Tern serves docs pages only from installed
+   * packages (no CDN) and does not bundle ReDoc, so setting a path fails `ready()`.
+   */
   redocPath?: string | false;
   /** `servers` of the document. */
   servers?: Array<{ url: string; description?: string }>;
@@ -40,7 +43,7 @@ export class OpenAPIConfig {
     this.description = options.description;
     this.openapiPath = options.openapiPath ?? '/openapi.json';
     this.docsPath = options.docsPath ?? '/docs';
-    this.redocPath = options.redocPath ?? '/redoc';
+    this.redocPath = options.redocPath ?? false;
     this.servers = options.servers;
   }
 

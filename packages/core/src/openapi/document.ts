@@ -1,0 +1,286 @@
+import { STATUS_CODES } from 'node:http';
+import {
+  OpenApiBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type ReferenceObject,
+  type ResponseObject,
+  type ResponsesObject,
+  type SchemaObject,
+} from 'openapi3-ts/oas31';
+import type { PathParam } from '../routing/path';
+import type { CompiledRoute } from '../routing/table';
+import type { OpenAPIConfig } from './config';
+import { OpenAPIDocumentError } from './errors';
+import { OperationIds, type OperationRef } from './operation-id';
+import { SchemaRegistry } from './schema';
+import { validateSecurityRequirements } from './security';
+
+/** The OpenAPI version of the documents Tern writes. */
+export const OPENAPI_VERSION = '3.1.0';
+
+/** Methods an OpenAPI 3.1 Path Item can hold; routes with other methods are not documented. */
+const DOCUMENTED_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE']);
+
+/** Converters that accept every value their segment can hold: they never answer 422. */
+const ACCEPT_ALL = new Set(['str', 'path']);
+
+const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
+
+/** What Tern answers when a path value or a request body fails validation (errors/problem.ts). */
+const VALIDATION_PROBLEM: SchemaObject = {
+  type: 'object',
+  description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    code: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        required: ['path', 'message'],
+      },
+    },
+  },
+  required: ['type', 'title', 'status', 'instance'],
+};
+
+/**
+ * Builds the OpenAPI 3.1 document of an app from its compiled routes and its OpenAPI settings.
+ * `app.ready()` calls it once and serves the result; call it yourself to write the document to
+ * a file (e.g. for a client generator in CI).
+ *
+ * Tern's own routes, routes with `excludeFromSchema` (or inside an excluded router, group or
+ * file router), mounted apps and the automatic HEAD of GET routes are left out.
+ *
+ * @example
+ * await app.ready();
+ * const document = buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig);
+ * writeFileSync('openapi.json', JSON.stringify(document, null, 2));
+ */
+export function buildOpenAPIDocument(routes: readonly CompiledRoute[], config: OpenAPIConfig): OpenAPIObject {
+  validateSecurityRequirements(routes, config);
+  const info: OpenAPIObject['info'] = { title: config.title, version: config.version };
+  if (config.description) info.description = config.description;
+  const builder = OpenApiBuilder.create({ openapi: OPENAPI_VERSION, info, paths: {} });
+  for (const server of config.servers ?? []) builder.addServer({ ...server });
+
+  const documented = routes.filter((route) => !route.internal && !route.excludeFromSchema);
+  const operations: OperationRef[] = documented.flatMap((route) =>
+    route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
+  );
+  const context: BuildContext = {
+    registry: new SchemaRegistry(),
+    ids: new OperationIds(operations),
+    problemRefs: [],
+    templates: new PathTemplates(),
+  };
+
+  const paths: Record<string, PathItemObject> = {};
+  for (const operation of operations) {
+    const { path, names } = context.templates.templateFor(operation.route);
+    const item = (paths[path] ??= {});
+    const key = operation.method.toLowerCase() as keyof PathItemObject;
+    const existing = item[key] as OperationObject | undefined;
+    if (existing) {
+      // Routes whose paths differ only in a converter share one OpenAPI path: the first declared
+      // describes the operation, and the path parameters accept what any of them accepts.
+      widenPathParameters(existing, operation.route, names);
+      continue;
+    }
+    (item as Record<string, OperationObject>)[key] = buildOperation(operation, names, context);
+  }
+  for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
+
+  for (const [name, schema] of Object.entries(context.registry.components())) builder.addSchema(name, schema);
+  if (context.problemRefs.length > 0) {
+    const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
+    const name = freeName('ValidationProblem', taken);
+    builder.addSchema(name, structuredClone(VALIDATION_PROBLEM));
+    for (const ref of context.problemRefs) ref.$ref = `#/components/schemas/${name}`;
+  }
+  for (const [name, scheme] of config.securitySchemes) builder.addSecurityScheme(name, scheme.toOpenAPI());
+  return builder.getSpec();
+}
+
+interface BuildContext {
+  registry: SchemaRegistry;
+  ids: OperationIds;
+  /** `$ref`s to the validation problem, named once every user model has claimed its name. */
+  problemRefs: ReferenceObject[];
+  templates: PathTemplates;
+}
+
+function buildOperation(operation: OperationRef, names: string[], context: BuildContext): OperationObject {
+  const { route } = operation;
+  const options = route.route.options;
+  const where = `Route ${operation.method} ${route.rawPath}`;
+  const out: OperationObject = {};
+  if (route.tags.length > 0) out.tags = [...route.tags];
+  if (options.summary) out.summary = String(options.summary);
+  if (options.description) out.description = String(options.description);
+  out.operationId = context.ids.idFor(operation);
+  const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
+  if (parameters.length > 0) out.parameters = parameters;
+  if (options.requestModel !== undefined) {
+    out.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: describeShape(context.registry, options.requestModel, `${where}: requestModel`) } },
+    };
+  }
+  out.responses = responses(route, where, context);
+  if (options.deprecated === true) out.deprecated = true;
+  if (route.security !== undefined) out.security = route.security.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, [...scopes]])));
+  // Extra route options named `x-…` are OpenAPI specification extensions: copied as they are.
+  for (const [key, value] of Object.entries(route.route.extra)) if (key.startsWith('x-')) out[key as `x-${string}`] = value;
+  return out;
+}
+
+/** `in: path` parameters, named as in the OpenAPI path, typed by their converters. */
+function pathParameters(route: CompiledRoute, names: string[]): ParameterObject[] {
+  return route.path.params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
+}
+
+/** The converter's declared schema; a custom one without it is a string with its pattern. */
+function converterSchema(param: PathParam): SchemaObject {
+  const declared = param.convertor.openapi;
+  if (declared && typeof declared === 'object') return structuredClone(declared) as SchemaObject;
+  return { type: 'string', pattern: `^(?:${param.convertor.regex})$` };
+}
+
+function extraParameters(parameters: unknown, where: string): ParameterObject[] {
+  if (parameters === undefined) return [];
+  if (!Array.isArray(parameters)) throw invalid(`${where}: parameters must be a list of OpenAPI parameter objects.`);
+  return parameters.map((parameter: unknown, index) => {
+    const p = parameter as Partial<ParameterObject> | null;
+    if (typeof p !== 'object' || p === null || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
+      throw invalid(`${where}: parameters[${index}] needs a string 'name' and 'in' set to query, header, path or cookie.`);
+    }
+    const copy = structuredClone(p) as ParameterObject;
+    if (copy.in === 'path') copy.required = true;
+    return copy;
+  });
+}
+
+/** A declared parameter replaces the generated one with its name and location (to add a description). */
+function mergeParameters(generated: ParameterObject[], declared: ParameterObject[], where: string): ParameterObject[] {
+  const key = (p: ParameterObject) => `${p.in}:${p.name}`;
+  const replacements = new Map(declared.map((p) => [key(p), p]));
+  for (const p of declared) {
+    if (p.in === 'path' && !generated.some((g) => g.name === p.name)) {
+      throw invalid(`${where}: parameters declares the path parameter '${p.name}', which the path does not have.`);
+    }
+  }
+  const merged = generated.map((p) => {
+    const replacement = replacements.get(key(p));
+    if (!replacement) return p;
+    replacements.delete(key(p));
+    return { ...p, ...replacement };
+  });
+  return [...merged, ...declared.filter((p) => replacements.get(key(p)) === p)];
+}
+
+function responses(route: CompiledRoute, where: string, context: BuildContext): ResponsesObject {
+  const options = route.route.options;
+  const declared: unknown = options.responses ?? {};
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
+    throw invalid(`${where}: responses must map status codes to schemas.`);
+  }
+  const out: ResponsesObject = {};
+  for (const [status, shape] of Object.entries(declared)) {
+    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
+      throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
+    }
+    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
+  }
+  // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
+  const responseModel = route.route.extra.responseModel;
+  if (responseModel !== undefined && out[route.statusCode] === undefined) {
+    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
+  }
+  if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
+  if (out['422'] === undefined && (options.requestModel !== undefined || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)))) {
+    const ref: ReferenceObject = { $ref: '' };
+    context.problemRefs.push(ref);
+    out['422'] = { description: 'Validation Error', content: { 'application/problem+json': { schema: ref } } };
+  }
+  return out;
+}
+
+function response(schema: SchemaObject | ReferenceObject | undefined, description: string): ResponseObject {
+  return schema === undefined ? { description } : { description, content: { 'application/json': { schema } } };
+}
+
+/** `{ description }` gives its own text; otherwise the route's success status says 'Successful Response'. */
+function describeStatus(status: string, shape: unknown, successStatus: number): string {
+  const own = (shape as { description?: unknown } | null)?.description;
+  if (typeof own === 'string' && isPlain(shape)) return own;
+  if (status === String(successStatus)) return 'Successful Response';
+  return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
+}
+
+function describeShape(registry: SchemaRegistry, shape: unknown, where: string): SchemaObject | ReferenceObject | undefined {
+  try {
+    return registry.schemaFor(shape);
+  } catch (err) {
+    throw invalid(`${where}: ${(err as Error).message}.`, err);
+  }
+}
+
+function isSuccessStatus(status: string): boolean {
+  return /^[123]/.test(status);
+}
+
+/**
+ * OpenAPI paths are written without converters (`/users/{id}`), and two templated paths that
+ * differ only in parameter names are the same path to OpenAPI. So routes whose paths have one
+ * shape share the names of the first route declared with that shape.
+ */
+class PathTemplates {
+  private readonly namesByShape = new Map<string, string[]>();
+
+  templateFor(route: CompiledRoute): { path: string; names: string[] } {
+    const shape = route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
+    let names = this.namesByShape.get(shape);
+    if (!names) this.namesByShape.set(shape, (names = route.path.params.map((p) => p.name)));
+    let index = 0;
+    const path = route.path.parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
+    return { path, names };
+  }
+}
+
+/** A second route on one OpenAPI path and method: its path values are accepted too. */
+function widenPathParameters(operation: OperationObject, route: CompiledRoute, names: string[]): void {
+  route.path.params.forEach((param, index) => {
+    const parameter = operation.parameters?.find((p): p is ParameterObject => 'in' in p && p.in === 'path' && p.name === names[index]);
+    if (!parameter?.schema) return;
+    const added = converterSchema(param);
+    const current = parameter.schema as SchemaObject;
+    const alternatives = current.anyOf && Object.keys(current).length === 1 ? current.anyOf : [current];
+    if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
+    parameter.schema = { anyOf: [...alternatives, added] };
+  });
+}
+
+function freeName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  return name;
+}
+
+function isPlain(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function invalid(message: string, cause?: unknown): OpenAPIDocumentError {
+  return new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', message, cause === undefined ? undefined : { cause });
+}

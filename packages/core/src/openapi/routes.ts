@@ -1,0 +1,69 @@
+import { frameworkError } from '../errors';
+import type { Declaration } from '../routing/declarer';
+import { Routes } from '../routing/routes';
+import type { CompiledRoute } from '../routing/table';
+import type { OpenAPIConfig } from './config';
+import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
+import { buildOpenAPIDocument } from './document';
+import { OpenAPIDocumentError } from './errors';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Tern's own routes: the OpenAPI document at `openapiPath` and Swagger UI at `docsPath` (with
+ * its assets under `${docsPath}/assets/` and the OAuth2 redirect page). The document and the
+ * pages are built here, once, in `app.ready()`; a request only sends bytes already made.
+ *
+ * With `openapiPath: false` there is no document, so no docs page either.
+ */
+export function openapiDeclarations(routes: readonly CompiledRoute[], config: OpenAPIConfig): Declaration[] {
+  if (config.redocPath !== false) {
+    throw new OpenAPIDocumentError(
+      'TERN_REDOC_UNAVAILABLE',
+      `redocPath '${config.redocPath}': Tern does not bundle ReDoc (it is served without a CDN, from installed packages only). ` +
+        'Use the Swagger UI page at docsPath, or set redocPath: false.',
+    );
+  }
+  if (config.openapiPath === false) return [];
+  const openapiPath = config.openapiPath;
+  const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config)));
+  const out: Declaration[] = [
+    new Routes({ path: openapiPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.send(document, JSON_TYPE) }),
+  ];
+  if (config.docsPath !== false) out.push(...swaggerUiRoutes(config.docsPath, openapiPath, config.title));
+  return out;
+}
+
+function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string): Declaration[] {
+  const base = docsPath.replace(/\/+$/, '');
+  const assetsUrl = `${base}/assets`;
+  const oauth2RedirectPath = `${base}/oauth2-redirect.html`;
+  const page = swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
+  const redirectPage = oauth2RedirectHtml(assetsUrl);
+  return [
+    new Routes({ path: docsPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.html(page) }),
+    new Routes({ path: oauth2RedirectPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.html(redirectPage) }),
+    new Routes({
+      path: `${assetsUrl}/{file:path}`,
+      methods: ['GET'],
+      excludeFromSchema: true,
+      handler: async (req, res, { file }) => {
+        const pending = swaggerUiAsset(file);
+        if (!pending) throw frameworkError(404, 'TERN_NOT_FOUND', `No docs asset at ${req.path}.`);
+        const asset = await pending;
+        res.setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
+        if (matchesEtag(req.headers.get('if-none-match'), asset.etag)) return res.status(304);
+        return res.send(asset.body, asset.contentType);
+      },
+    }),
+  ];
+}
+
+/** `If-None-Match` may list several tags, weak ones included (`W/"…"`), or be `*`. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
