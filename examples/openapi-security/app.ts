@@ -1,0 +1,153 @@
+/**
+ * Security declarations in the OpenAPI document, and a middleware that enforces them.
+ * Bearer, API keys in a header, a query parameter and a cookie, and OAuth2 with three flows.
+ * Run: `npm run build && node examples/dist/openapi-security/main.js`, then open /docs.
+ */
+import { APIKey, HTTPBearer, HTTPException, OAuth2, Router, TernApp } from '@tern/core';
+import { authenticate, demoCredentials, type Credentials, type Principal } from './auth';
+import { CreateNote, Note } from './models';
+
+/** Where the (external) OAuth2 server lives; the docs page sends users there to log in. */
+const AUTH_URL = 'https://auth.example.com';
+
+const SCOPES = {
+  'notes:read': 'Read notes',
+  'notes:write': 'Create and delete notes',
+};
+
+const unauthorized = { description: 'Missing or invalid credentials' };
+
+export function buildApp(credentials: Credentials = demoCredentials): TernApp {
+  const app = new TernApp({
+    openapi: { title: 'Notes (OpenAPI security)', version: '1.0.0', description: 'Every way Tern declares security, enforced by one middleware.' },
+  });
+
+  // Declaring a scheme only describes it: `authenticate` below is what checks credentials.
+  app.openapiConfig
+    .addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `alice-token` (read and write) or `bob-token` (read).' }))
+    .addSecurityScheme('apiKeyHeader', new APIKey({ name: 'X-API-Key', in: 'header', description: 'Try `demo-key`.' }))
+    .addSecurityScheme('apiKeyQuery', new APIKey({ name: 'api_key', in: 'query' }))
+    .addSecurityScheme('apiKeyCookie', new APIKey({ name: 'session', in: 'cookie' }))
+    .addSecurityScheme(
+      'oauth2',
+      new OAuth2({
+        description: 'Access tokens are sent as `Authorization: Bearer <token>`.',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: `${AUTH_URL}/authorize`,
+            tokenUrl: `${AUTH_URL}/token`,
+            refreshUrl: `${AUTH_URL}/refresh`,
+            scopes: SCOPES,
+          },
+          clientCredentials: { tokenUrl: `${AUTH_URL}/token`, scopes: SCOPES },
+          password: { tokenUrl: `${AUTH_URL}/token`, scopes: SCOPES },
+        },
+      }),
+    );
+  app.addMiddleware(authenticate(app.openapiConfig, credentials));
+
+  const notes = new Map<number, Note>([[1, { id: 1, title: 'Welcome', body: 'Declaring security never enforces it.', tags: ['tern'], owner: 'alice' }]]);
+  let nextId = 2;
+
+  // `security: []` declares a public route.
+  app.get('/health', { summary: 'Health check', tags: ['meta'], security: [], responses: { 200: { status: String } } }, async () => ({
+    status: 'ok',
+  }));
+
+  app.get(
+    '/me',
+    {
+      summary: 'The caller',
+      tags: ['account'],
+      security: [{ bearerAuth: [] }],
+      responses: { 200: { name: String, kind: String, scopes: [String] }, 401: unauthorized },
+    },
+    async (req) => req.user as Principal,
+  );
+
+  const router = new Router({ prefix: '/notes', tags: ['notes'], name: 'notes' });
+
+  router.get(
+    '/',
+    {
+      name: 'list',
+      summary: 'List notes',
+      description: 'Entries are alternatives: any one credential will do.',
+      // Any one of: a bearer token, an API key (header, query or cookie), an OAuth2 token with notes:read.
+      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { apiKeyCookie: [] }, { oauth2: ['notes:read'] }],
+      parameters: [{ name: 'tag', in: 'query', required: false, description: 'Only notes with this tag', schema: { type: 'string' } }],
+      responses: { 200: [Note], 401: unauthorized },
+    },
+    async (req) => {
+      const tag = req.queryParams.get('tag');
+      const all = [...notes.values()];
+      return tag === undefined ? all : all.filter((note) => note.tags.includes(tag));
+    },
+  );
+
+  router.get(
+    '/{id:int}',
+    {
+      name: 'get',
+      summary: 'Get a note',
+      security: [{ bearerAuth: [] }, { oauth2: ['notes:read'] }],
+      responses: { 200: Note, 401: unauthorized, 404: { description: 'No such note' } },
+    },
+    async (req, res, { id }) => {
+      const note = notes.get(id);
+      if (!note) throw new HTTPException(404, `No note ${id}`);
+      return note;
+    },
+  );
+
+  router.post(
+    '/',
+    {
+      name: 'create',
+      summary: 'Create a note',
+      requestModel: CreateNote,
+      statusCode: 201,
+      security: [{ oauth2: ['notes:write'] }],
+      responses: { 201: Note, 401: unauthorized, 403: { description: 'The token lacks notes:write' } },
+    },
+    async (req) => {
+      const input = req.body as CreateNote;
+      const note: Note = { id: nextId++, title: input.title, body: input.body ?? '', tags: input.tags ?? [], owner: (req.user as Principal).name };
+      notes.set(note.id, note);
+      return note;
+    },
+  );
+
+  router.delete(
+    '/{id:int}',
+    {
+      name: 'delete',
+      summary: 'Delete a note',
+      description: 'Both credentials in one entry: a user token *and* the API key header.',
+      security: [{ bearerAuth: [], apiKeyHeader: [] }],
+      responses: { 204: { description: 'Deleted' }, 401: unauthorized, 404: { description: 'No such note' } },
+    },
+    async (req, res, { id }) => {
+      if (!notes.delete(id)) throw new HTTPException(404, `No note ${id}`);
+      return res.json(null, 204);
+    },
+  );
+
+  router.get(
+    '/export',
+    {
+      name: 'export',
+      summary: 'Export every note as text',
+      deprecated: true,
+      security: [{ apiKeyCookie: [] }, { apiKeyQuery: [] }],
+      responses: { 200: { description: 'Plain text, one note per line' }, 401: unauthorized },
+    },
+    async (req, res) => res.text([...notes.values()].map((note) => `${note.id}\t${note.title}`).join('\n')),
+  );
+  app.mountRouter(router);
+
+  // Operational routes stay out of the document.
+  app.get('/internal/metrics', { excludeFromSchema: true }, async () => ({ notes: notes.size }));
+
+  return app;
+}
