@@ -130,6 +130,7 @@ describe('OpenAPI', () => {
   const files = {
     'pets/route.ts': `${IMPORTS}
 export const get = markAsRoute({ summary: 'List pets', tags: ['pets'] }, async () => []);
+export const put = markAsRoute({ summary: 'Replace a pet', statusCode: 202, responseModel: { name: String } }, async () => ({}));
 export const post = markAsRoute({ summary: 'Add a pet', excludeFromSchema: true }, async () => ({}));
 `,
   };
@@ -140,6 +141,21 @@ export const post = markAsRoute({ summary: 'Add a pet', excludeFromSchema: true 
     expect(routeAt(app, 'POST', '/pets').excludeFromSchema).toBe(true);
 
     const hidden = appFor(files, { excludeFromSchema: true });
-    expect(hidden.getAllRoutes().map((r) => r.excludeFromSchema)).toEqual([true, true]);
+    expect(hidden.getAllRoutes().map((r) => r.excludeFromSchema)).toEqual([true, true, true]);
+  });
+
+  it('describes file routes in /openapi.json with their options', async () => {
+    const app = appFor(files);
+    const document = (await app.inject('/openapi.json')).json();
+    expect(document.paths['/pets'].get).toMatchObject({ summary: 'List pets', tags: ['pets'] });
+    expect(document.paths['/pets'].post).toBeUndefined();
+    expect(Object.keys(document.paths['/pets'].put.responses)).toContain('202');
+    expect(document.paths['/pets'].put.responses['202'].content['application/json'].schema).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+    });
+
+    const hidden = appFor(files, { excludeFromSchema: true });
+    expect((await hidden.inject('/openapi.json')).json().paths ?? {}).toEqual({});
   });
 });
