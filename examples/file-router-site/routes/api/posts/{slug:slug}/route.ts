@@ -1,0 +1,20 @@
+// GET /api/posts/{slug:slug} — one post as JSON.
+import { HTTPException, type Request } from '@tern/core';
+import { markAsRoute } from '@tern/file-router';
+import { PostDto } from '../../../../models';
+import { findPost } from '../../../../posts';
+
+export const get = markAsRoute(
+  {
+    name: 'api.posts.get',
+    summary: 'Get a post',
+    tags: ['posts'],
+    responseModel: PostDto,
+    responses: { 404: { description: 'No such post' } },
+  },
+  async (req: Request<{ slug: string }>) => {
+    const post = findPost(req.pathParams.slug);
+    if (!post) throw new HTTPException(404, `No post is called '${req.pathParams.slug}'.`);
+    return post;
+  },
+);
