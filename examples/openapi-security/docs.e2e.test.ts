@@ -29,6 +29,7 @@ describe('the /docs page in Chromium', () => {
   let page: Page;
   const foreignRequests: string[] = [];
   const failedRequests: string[] = [];
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     app = buildApp();
@@ -39,6 +40,7 @@ describe('the /docs page in Chromium', () => {
       if (!request.url().startsWith(`${origin}/`) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
     });
     page.on('requestfailed', (request) => failedRequests.push(request.url()));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     const response = await page.goto(`${origin}/docs`);
     if (response?.status() !== 200) throw new Error(`GET /docs answered ${response?.status()}`);
     await page.waitForSelector('.opblock', { timeout: 15_000 });
@@ -82,8 +84,9 @@ describe('the /docs page in Chromium', () => {
     expect(text).toContain('notes:write');
   });
 
-  it('loaded everything from the app itself', () => {
+  it('loaded everything from the app itself, without script errors', () => {
     expect(foreignRequests).toEqual([]);
     expect(failedRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });
