@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
+import { scanControllers } from './controllers/scanner';
 import { AppAlreadyReadyError, frameworkError, HTTPException, TernError, UrlGenerationError } from './errors';
 import { sendProblem } from './errors/problem';
 import { TernRequest } from './http/request';
@@ -115,6 +116,28 @@ export class TernApp extends RouteDeclarer {
     this.beforeDeclare('add a route provider');
     this.providers.push(provider);
     return this;
+  }
+
+  /**
+   * Registers annotated controllers. A class is built with `new C()`; an instance is used as is
+   * (build it yourself to hand it dependencies). At `ready()` each controller becomes a router of
+   * ordinary routes; a class without `@Controller`, an undecorated method parameter or a DTO that
+   * reflects as `Object` makes `ready()` throw a `TernError` saying how to fix it.
+   *
+   * @example
+   * @Controller('/users', { tags: ['users'], name: 'users' })
+   * class UserController {
+   *   constructor(private readonly db: Db) {}
+   *   @Get('/{id:int}', { name: 'get' })
+   *   async getUser(@Param('id') id: number) { return this.db.user(id); }
+   * }
+   * app.registerControllers([new UserController(db), HealthController]);
+   */
+  registerControllers(controllers: Array<Function | object>): this {
+    const list = Array.isArray(controllers) ? [...controllers] : controllers;
+    let scanned: ReturnType<typeof scanControllers> | undefined;
+    // Scanned once: getAllRoutes() before ready() must not build the controllers twice.
+    return this.addRouteProvider({ provide: () => (scanned ??= scanControllers(list)) });
   }
 
   /**

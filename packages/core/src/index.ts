@@ -7,6 +7,8 @@ export * from './converters';
 export * from './openapi';
 export * from './structs';
 export * from './errors';
+export * from './controllers';
+export * from './security';
 export type { ProblemDetails } from './errors/problem';
 export { TernRequest, TernRequest as Request } from './http/request';
 export type { QueryParams, RequestCookies, RequestHeaders } from './http/request';

@@ -1,0 +1,4 @@
+/** Class controllers: decorators that only write metadata; `app.registerControllers` scans them at startup. */
+export * from './decorators';
+export type { ControllerEntry } from './scanner';
+export type { ControllerOptions } from './metadata';

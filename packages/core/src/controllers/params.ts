@@ -1,0 +1,349 @@
+/**
+ * Method parameters compiled once, at startup, into small resolver functions. A request only
+ * calls them: no metadata is read and no decision about types is taken while serving.
+ */
+import type { ParameterObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import { getMetadataStorage } from 'class-validator';
+import { TernError, type FieldError } from '../errors';
+import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
+import { SchemaRegistry } from '../openapi/schema';
+import { compileModel, type ValidationResult } from '../validation';
+import { reflectedPropertyType, type ParamMeta } from './metadata';
+
+/** A request value that failed its parameter: turned into one 422 with every failure listed. */
+export class ParamFailure {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+    readonly errors: FieldError[],
+  ) {}
+}
+
+/** Resolves one argument: the value, a ParamFailure, or (for `async` resolvers) a Promise of either. */
+export type ParamResolver = (req: TernRequest, res: TernResponse) => unknown;
+
+export interface CompiledParam {
+  resolve: ParamResolver;
+  /** The resolver returns a Promise (query models whose validation may be asynchronous). */
+  async: boolean;
+  /** `@Body()`: the model the core validates the body against (the route's `requestModel`). */
+  requestModel?: Function;
+  /** Query, header and cookie parameters for the OpenAPI document. */
+  openapi: ParameterObject[];
+}
+
+/** What the scanner knows about the method a parameter belongs to. */
+export interface ParamContext {
+  /** `UserController.getUser`, for messages. */
+  where: string;
+  /** Path parameter name → converter name, over the full path (controller prefix included). */
+  pathParams: Map<string, string>;
+  /** The full path, for messages. */
+  path: string;
+  /** `design:paramtypes` was emitted for the method. */
+  typesKnown: boolean;
+}
+
+const FAIL: unique symbol = Symbol('tern.conversion-failed');
+
+/** How a declared scalar type converts a string (or an already converted value). */
+interface Scalar {
+  convert: (value: unknown) => unknown;
+  /** `must be a number`, completing `<name> must be …`. */
+  expected: string;
+  schema: SchemaObject;
+}
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/** `Date` rolls 2024-02-30 over to March 1st; a date parameter must name a real day. */
+function calendarDay(iso: string): boolean {
+  const year = Number(iso.slice(0, 4));
+  const month = Number(iso.slice(5, 7));
+  const day = Number(iso.slice(8, 10));
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const SCALARS = new Map<Function, Scalar>([
+  [String, { convert: (v) => (typeof v === 'string' ? v : String(v)), expected: 'be a string', schema: { type: 'string' } }],
+  [
+    Number,
+    {
+      convert: (v) => {
+        if (typeof v === 'number') return v;
+        if (typeof v !== 'string' || !NUMBER.test(v)) return FAIL;
+        const n = Number(v);
+        return Number.isFinite(n) ? n : FAIL;
+      },
+      expected: 'be a number',
+      schema: { type: 'number' },
+    },
+  ],
+  [
+    Boolean,
+    {
+      convert: (v) => {
+        if (typeof v === 'boolean') return v;
+        if (v === 'true' || v === '1') return true;
+        if (v === 'false' || v === '0') return false;
+        return FAIL;
+      },
+      expected: "be a boolean ('true', 'false', '1' or '0')",
+      schema: { type: 'boolean' },
+    },
+  ],
+  [
+    Date,
+    {
+      convert: (v) => {
+        if (v instanceof Date) return v;
+        if (typeof v !== 'string' || !ISO_DATE.test(v) || !calendarDay(v)) return FAIL;
+        const d = new Date(v);
+        return Number.isNaN(d.getTime()) ? FAIL : d;
+      },
+      expected: 'be an ISO 8601 date',
+      schema: { type: 'string', format: 'date-time' },
+    },
+  ],
+  // `any`, `unknown`, unions and interfaces reflect as Object: the value is passed as it comes.
+  [Object, { convert: (v) => v, expected: '', schema: {} }],
+]);
+
+const WHERE: Record<'param' | 'query' | 'header' | 'cookie', string> = {
+  param: 'Path parameter',
+  query: 'Query parameter',
+  header: 'Header',
+  cookie: 'Cookie',
+};
+
+function typeName(type: Function | undefined): string {
+  return type === undefined ? 'unknown' : type.name || '(anonymous)';
+}
+
+function startupError(code: string, ctx: ParamContext, meta: ParamMeta, message: string): TernError {
+  return new TernError(code, `${ctx.where}, parameter #${meta.index} ${meta.label}: ${message}`);
+}
+
+const NO_METADATA =
+  'no parameter types were emitted for this method. Tern reads them from TypeScript\'s emitDecoratorMetadata: ' +
+  "enable experimentalDecorators and emitDecoratorMetadata, compile with tsc (esbuild and tsx do not emit it), and load 'reflect-metadata' before your controllers.";
+
+/**
+ * Compiles one decorated parameter. `type` is its `design:paramtypes` entry. Throws a `TernError`
+ * saying how to fix the declaration when it cannot work.
+ */
+export function compileParam(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
+  switch (meta.source) {
+    case 'req':
+      return plain((req) => req);
+    case 'res':
+      return plain((_req, res) => res);
+    case 'user':
+      return plain((req) => req.user);
+    case 'body':
+      return compileBody(meta, type, ctx);
+    case 'query':
+      return meta.name === undefined ? compileQueryModel(meta, type, ctx) : compileNamed(meta, type, ctx);
+    case 'param':
+    case 'header':
+    case 'cookie':
+      return compileNamed(meta, type, ctx);
+  }
+}
+
+function plain(resolve: ParamResolver): CompiledParam {
+  return { resolve, async: false, openapi: [] };
+}
+
+/** The model class of `@Body()` / `@Query()`: given explicitly, or the reflected type. */
+function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function {
+  const model = meta.model ?? type;
+  if (model === undefined) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
+  if (model === Object) {
+    throw startupError(
+      'TERN_CONTROLLER_UNRESOLVED_TYPE',
+      ctx,
+      meta,
+      `the parameter's type reflects as Object, so Tern cannot tell which class to validate ${usage} against. ` +
+        'This happens when the DTO is imported with `import type`, or is an interface or a type alias. ' +
+        `Import the class as a value (import { CreateUserDto } from './dto'), or name it: ${meta.source === 'body' ? '@Body(CreateUserDto)' : '@Query(ListQuery)'}. ` +
+        'To read the raw data instead, take @Req() req and use req.json() or req.queryParams.',
+    );
+  }
+  if (!new SchemaRegistry().isModel(model)) {
+    throw startupError(
+      'TERN_CONTROLLER_UNSUPPORTED_TYPE',
+      ctx,
+      meta,
+      `${usage} must be typed by a class-validator class, not ${typeName(model)}. ` +
+        (model === Array
+          ? 'For a list, wrap it in a class: @ValidateNested({ each: true }) @Type(() => Item) @IsArray() items: Item[].'
+          : meta.source === 'query'
+            ? "For a single query parameter, name it: @Query('page')."
+            : 'Describe the body with a class whose properties carry class-validator decorators.'),
+    );
+  }
+  return model;
+}
+
+function compileBody(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
+  const model = modelOf(meta, type, ctx, 'the body');
+  // The core validates the body into `req.body` before the handler runs (the route's requestModel).
+  return { resolve: (req) => req.body, async: false, requestModel: model, openapi: [] };
+}
+
+/** `@Param(name)`, `@Query(name)`, `@Header(name)`, `@Cookie(name)`. */
+function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
+  const source = meta.source as 'param' | 'query' | 'header' | 'cookie';
+  const name = meta.name as string;
+  if (!ctx.typesKnown) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
+  if (source === 'param' && !ctx.pathParams.has(name)) {
+    const known = [...ctx.pathParams.keys()];
+    throw startupError(
+      'TERN_CONTROLLER_UNKNOWN_PARAM',
+      ctx,
+      meta,
+      `the path '${ctx.path}' has no parameter '${name}'` +
+        (known.length > 0 ? `; its parameters are ${known.map((k) => `'${k}'`).join(', ')}.` : '; it has no parameters.'),
+    );
+  }
+
+  if (source === 'query' && type === Array) {
+    return {
+      resolve: (req) => {
+        const all = req.queryParams.getAll(name);
+        return all.length > 0 ? all : undefined;
+      },
+      async: false,
+      openapi: [{ name, in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true }],
+    };
+  }
+
+  const scalar = type === undefined ? undefined : SCALARS.get(type);
+  if (!scalar) {
+    throw startupError(
+      'TERN_CONTROLLER_UNSUPPORTED_TYPE',
+      ctx,
+      meta,
+      `Tern converts ${WHERE[source].toLowerCase()}s to string, number, boolean or Date${source === 'query' ? ' (string[] for repeated values)' : ''}, not ${typeName(type)}. ` +
+        (source === 'query' ? 'To read several query parameters into a class, use @Query() with no name.' : 'Declare one of those types, or `unknown` to receive the raw value.'),
+    );
+  }
+
+  const fail = (value: unknown) =>
+    new ParamFailure(
+      source === 'param' ? 'TERN_INVALID_PATH_PARAM' : 'TERN_INVALID_PARAMETER',
+      `${WHERE[source]} '${name}' must ${scalar.expected}.`,
+      [{ path: name, message: `${name} must ${scalar.expected}, got '${String(value)}'` }],
+    );
+  const convert = scalar.convert;
+  const finish = (value: unknown) => {
+    if (value === undefined) return undefined;
+    const converted = convert(value);
+    return converted === FAIL ? fail(value) : converted;
+  };
+
+  let resolve: ParamResolver;
+  switch (source) {
+    case 'param':
+      resolve = (req) => finish((req.pathParams as Record<string, unknown>)[name]);
+      break;
+    case 'query':
+      resolve = (req) => finish(req.queryParams.get(name));
+      break;
+    case 'header':
+      resolve = (req) => finish(req.headers.get(name));
+      break;
+    case 'cookie':
+      resolve = (req) => finish(req.cookies.get(name));
+      break;
+  }
+  const openapi: ParameterObject[] = source === 'param' ? [] : [{ name, in: source, required: false, schema: { ...scalar.schema } }];
+  return { resolve, async: false, openapi };
+}
+
+/**
+ * `@Query() dto`: the query string as an object, each value converted by its property's declared
+ * type (the `enableImplicitConversion` idea, but strict: `'abc'` for a number stays a string so
+ * the property's own rules report it), then validated with `whitelist`.
+ */
+function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
+  const model = modelOf(meta, type, ctx, 'the query string') as new () => object;
+  const validate = compileModel(model, { whitelist: true });
+  const fields = queryFields(model);
+
+  const finish = (result: ValidationResult<object>, failures: FieldError[] | undefined): unknown => {
+    if (result.ok && !failures) return result.value;
+    const errors = result.ok ? [] : [...result.errors];
+    // A value that did not convert and that no rule of the model reported is reported here.
+    for (const failure of failures ?? []) if (!errors.some((e) => e.path === failure.path)) errors.push(failure);
+    return new ParamFailure('TERN_VALIDATION_FAILED', 'Query parameters failed validation.', errors);
+  };
+
+  const resolve: ParamResolver = (req) => {
+    const input = req.queryParams.toObject() as Record<string, unknown>;
+    let failures: FieldError[] | undefined;
+    for (const [key, field] of fields) {
+      const raw = input[key];
+      if (raw === undefined) continue;
+      if (field.list) {
+        input[key] = Array.isArray(raw) ? raw : [raw];
+        continue;
+      }
+      const value = Array.isArray(raw) ? raw[0] : raw;
+      const converted = field.scalar.convert(value);
+      if (converted === FAIL) {
+        input[key] = value;
+        (failures ??= []).push({ path: key, message: `${key} must ${field.scalar.expected}` });
+      } else {
+        input[key] = converted;
+      }
+    }
+    const result = validate(input);
+    return result instanceof Promise ? result.then((r) => finish(r, failures)) : finish(result, failures);
+  };
+  return { resolve, async: true, openapi: queryModelParameters(model) };
+}
+
+interface QueryField {
+  /** Typed as an array: a single value becomes a one-element list. */
+  list: boolean;
+  scalar: Scalar;
+}
+
+/** The validated properties of a query model and how each converts, read once. */
+function queryFields(model: Function): Map<string, QueryField> {
+  const fields = new Map<string, QueryField>();
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(model, '', true, false)) {
+    const key = rule.propertyName;
+    if (fields.has(key)) continue;
+    const type = reflectedPropertyType(model.prototype, key);
+    if (type === Array || type === Set) fields.set(key, { list: true, scalar: SCALARS.get(Object) as Scalar });
+    else if (type !== undefined && type !== String && type !== Object && SCALARS.has(type)) {
+      fields.set(key, { list: false, scalar: SCALARS.get(type) as Scalar });
+    } else {
+      // Strings, untyped and nested values: a repeated parameter still gives its first value.
+      fields.set(key, { list: false, scalar: { ...(SCALARS.get(Object) as Scalar) } });
+    }
+  }
+  return fields;
+}
+
+/** One OpenAPI query parameter per property of the model, with the property's JSON Schema. */
+function queryModelParameters(model: Function): ParameterObject[] {
+  const registry = new SchemaRegistry();
+  const ref = registry.ref(model).$ref;
+  const schema = registry.components()[ref.slice(ref.lastIndexOf('/') + 1)];
+  const required = new Set(schema.required ?? []);
+  const out: ParameterObject[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {}) as Array<[string, SchemaObject | ReferenceObject]>) {
+    // Nested models have no query-string form; they are validated but not documented here.
+    if (JSON.stringify(property).includes('"$ref"')) continue;
+    const parameter: ParameterObject = { name, in: 'query', required: required.has(name), schema: property };
+    if ((property as SchemaObject).type === 'array') Object.assign(parameter, { style: 'form', explode: true });
+    out.push(parameter);
+  }
+  return out;
+}

@@ -1,0 +1,299 @@
+/**
+ * Controllers → ordinary declarations. Runs once, in `app.ready()`: every bit of reflection the
+ * controller layer does happens here. Each controller becomes a `Router` (its prefix, tags,
+ * middleware and name) holding one `Routes` per route decorator, so conflicts, names, `urlFor`,
+ * middleware, OpenAPI and `getAllRoutes` treat controller routes like any other.
+ */
+import type { ParameterObject } from 'openapi3-ts/oas31';
+import { frameworkError, TernError } from '../errors';
+import type { TernResponse } from '../http/response';
+import { compilePath, joinPaths } from '../routing/path';
+import { Router } from '../routing/router';
+import { Routes } from '../routing/routes';
+import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import {
+  declaredMethods,
+  getClassLevel,
+  getControllerMeta,
+  reflectedParamTypes,
+  type ControllerMeta,
+  type DeclaredMethod,
+  type LevelMeta,
+  type ParamMeta,
+  type RouteDecl,
+} from './metadata';
+import { compileParam, ParamFailure, type CompiledParam } from './params';
+
+/** What `registerControllers` accepts: controller classes (built with `new C()`) or instances. */
+export type ControllerEntry = Function | object;
+
+/**
+ * Turns controllers into one `Router` each. Throws a `TernError` that says how to fix the first
+ * declaration that cannot work.
+ */
+export function scanControllers(controllers: readonly ControllerEntry[]): Router[] {
+  if (!Array.isArray(controllers)) {
+    throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers expects a list: registerControllers([UserController, new PostController(db)]).');
+  }
+  return controllers.map(scanController);
+}
+
+interface Target {
+  cls: Function;
+  instance: Record<string | symbol, unknown>;
+  meta: ControllerMeta;
+}
+
+function notAController(name: string): TernError {
+  return new TernError(
+    'TERN_CONTROLLER_MISSING_DECORATOR',
+    `${name} is not a controller: decorate the class with @Controller('/prefix') (a subclass of a controller needs its own @Controller).`,
+  );
+}
+
+function resolveTarget(entry: ControllerEntry): Target {
+  if (typeof entry === 'function') {
+    const meta = getControllerMeta(entry);
+    if (!meta) throw notAController(entry.name || 'An anonymous class');
+    if (entry.length > 0) {
+      throw new TernError(
+        'TERN_CONTROLLER_INSTANTIATION',
+        `${entry.name}'s constructor takes ${entry.length} parameter(s) and Tern has no dependency container: ` +
+          `build it yourself and register the instance, e.g. registerControllers([new ${entry.name}(...)]).`,
+      );
+    }
+    let instance: Record<string | symbol, unknown>;
+    try {
+      instance = new (entry as new () => Record<string | symbol, unknown>)();
+    } catch (err) {
+      throw new TernError(
+        'TERN_CONTROLLER_INSTANTIATION',
+        `new ${entry.name}() failed: ${err instanceof Error ? err.message : String(err)}. Build it yourself and register the instance instead.`,
+        { cause: err },
+      );
+    }
+    return { cls: entry, instance, meta };
+  }
+  if (entry !== null && typeof entry === 'object') {
+    const cls = (entry as { constructor?: unknown }).constructor;
+    const meta = typeof cls === 'function' ? getControllerMeta(cls) : undefined;
+    if (typeof cls !== 'function' || cls === Object) {
+      throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers got a plain object; pass @Controller classes or instances of them.');
+    }
+    if (!meta) throw notAController(`${cls.name || 'An anonymous class'} (given as an instance)`);
+    return { cls, instance: entry as Record<string | symbol, unknown>, meta };
+  }
+  throw new TernError('TERN_CONTROLLER_INVALID', `registerControllers got ${entry === null ? 'null' : typeof entry}; pass @Controller classes or instances of them.`);
+}
+
+function scanController(entry: ControllerEntry): Router {
+  const { cls, instance, meta } = resolveTarget(entry);
+  const { prefix, options } = meta;
+  const level = getClassLevel(cls);
+  const router = new Router({
+    prefix,
+    name: options.name,
+    tags: [...(options.tags ?? []), ...level.tags],
+    middleware: [...(options.middleware ?? []), ...level.middleware],
+    excludeFromSchema: options.excludeFromSchema === true || level.excludeFromSchema,
+  });
+  const classSecurity = securityOf(`${cls.name} (class)`, options.security, level);
+  const classResponses = responsesOf(`${cls.name} (class)`, level.responses);
+
+  let count = 0;
+  for (const method of declaredMethods(cls)) {
+    const where = `${cls.name}.${String(method.key)}`;
+    const declared = method.meta;
+    if (!declared || declared.routes.length === 0) {
+      throw new TernError(
+        'TERN_CONTROLLER_INVALID',
+        `${where} has Tern decorators but no route decorator: add @Get(path), @Post(path), … or @Route(path, { methods }).`,
+      );
+    }
+    const fn = instance[method.key];
+    if (typeof fn !== 'function') throw new TernError('TERN_CONTROLLER_INVALID', `${where} is declared as a route but the instance has no such method.`);
+    const params = orderedParams(where, method, fn);
+    for (const decl of declared.routes) {
+      router.addRoute(buildRoute({ where, prefix, decl, method, fn, instance, params, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated }));
+      count++;
+    }
+  }
+  if (count === 0) {
+    throw new TernError('TERN_CONTROLLER_INVALID', `${cls.name} has no routes: decorate its methods with @Get(path), @Post(path), … or @Route(path, { methods }).`);
+  }
+  return router;
+}
+
+/** The method's parameter declarations by position, with their reflected types; every position must be decorated. */
+function orderedParams(where: string, method: DeclaredMethod, fn: Function): Array<{ meta: ParamMeta; type: Function | undefined }> {
+  const types = reflectedParamTypes(method.owner, method.key);
+  const byIndex = new Map<number, ParamMeta>();
+  for (const param of method.params) {
+    const other = byIndex.get(param.index);
+    if (other) {
+      throw new TernError('TERN_CONTROLLER_INVALID', `${where}, parameter #${param.index} has two sources, ${param.label} and ${other.label}; keep one.`);
+    }
+    byIndex.set(param.index, param);
+  }
+  const count = Math.max(types?.length ?? fn.length, ...[...byIndex.keys()].map((i) => i + 1));
+  const out: Array<{ meta: ParamMeta; type: Function | undefined }> = [];
+  for (let i = 0; i < count; i++) {
+    const meta = byIndex.get(i);
+    if (!meta) {
+      const type = types?.[i];
+      throw new TernError(
+        'TERN_CONTROLLER_UNDECORATED_PARAM',
+        `${where}, parameter #${i}${type ? ` (typed ${type.name})` : ''} has no decorator, so Tern does not know what to pass. ` +
+          "Add one of @Param('name'), @Query('name'), @Query(), @Body(), @Header('name'), @Cookie('name'), @Req(), @Res() or @User().",
+      );
+    }
+    out.push({ meta, type: types?.[i] });
+  }
+  return out;
+}
+
+/** Method-level security replaces class-level; `@Public()` is `[]`; undefined means none declared. */
+function securityOf(where: string, option: SecurityRequirement[] | undefined, level: LevelMeta): SecurityRequirement[] | undefined {
+  if (level.public) {
+    if (level.security.length > 0 || (option && option.length > 0)) {
+      throw new TernError('TERN_CONTROLLER_INVALID', `${where} is declared both @Public() and secured (@Security or the security option); keep one.`);
+    }
+    return [];
+  }
+  if (option === undefined && level.security.length === 0) return undefined;
+  return [...(option ?? []), ...level.security];
+}
+
+function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Record<number, ResponseSchema> {
+  const out: Record<number, ResponseSchema> = {};
+  for (const [status, schema] of list) {
+    if (status in out) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has two @ApiResponse(${status}, …) declarations; keep one.`);
+    out[status] = schema;
+  }
+  return out;
+}
+
+interface RouteInput {
+  where: string;
+  prefix: string;
+  decl: RouteDecl;
+  method: DeclaredMethod;
+  fn: Function;
+  instance: object;
+  params: Array<{ meta: ParamMeta; type: Function | undefined }>;
+  level: LevelMeta & { summary?: string; description?: string; operationId?: string };
+  classSecurity: SecurityRequirement[] | undefined;
+  classResponses: Record<number, ResponseSchema>;
+  classDeprecated: boolean;
+}
+
+function buildRoute(input: RouteInput): Routes<any> {
+  const { where, prefix, decl, level } = input;
+  const {
+    name, summary, description, responses, requestModel, middleware, tags, security, operationId, deprecated,
+    parameters, excludeFromSchema, statusCode, ...extra
+  } = decl.options;
+
+  const fullPath = joinPaths([prefix], decl.path);
+  const compiled = compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`);
+  const context = {
+    where,
+    path: fullPath,
+    pathParams: new Map(compiled.params.map((p) => [p.name, p.converterName])),
+    typesKnown: reflectedParamTypes(input.method.owner, input.method.key) !== undefined,
+  };
+  const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
+
+  const bodies = compiledParams.filter((p) => p.requestModel);
+  if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
+  const bodyModel = bodies[0]?.requestModel;
+  if (bodyModel && requestModel && bodyModel !== requestModel) {
+    throw new TernError(
+      'TERN_CONTROLLER_INVALID',
+      `${where}: @Body() is typed ${bodyModel.name} but the requestModel option is ${(requestModel as Function).name}; keep one.`,
+    );
+  }
+
+  const methodSecurity = securityOf(where, security as SecurityRequirement[] | undefined, level);
+  const code = (statusCode as number | undefined) ?? 200;
+  const routeTags = [...((tags as string[] | undefined) ?? []), ...level.tags];
+  const routeMiddleware = [...((middleware as RouteOptions['middleware']) ?? []), ...level.middleware];
+
+  const options: RouteOptions = {
+    ...extra,
+    name,
+    summary: level.summary ?? summary,
+    description: level.description ?? description,
+    operationId: level.operationId ?? operationId,
+    responses: mergeResponses(input.classResponses, responses as Record<number, ResponseSchema> | undefined, responsesOf(where, level.responses)),
+    requestModel: bodyModel ?? requestModel,
+    middleware: routeMiddleware.length > 0 ? routeMiddleware : undefined,
+    tags: routeTags.length > 0 ? routeTags : undefined,
+    security: methodSecurity ?? input.classSecurity,
+    deprecated: level.deprecated || deprecated === true || input.classDeprecated ? true : undefined,
+    parameters: mergeParameters(parameters as ParameterObject[] | undefined, compiledParams),
+    excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
+    statusCode: statusCode as number | undefined,
+  };
+  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
+
+  return new Routes({
+    ...options,
+    path: decl.path,
+    methods: decl.methods,
+    handler: buildHandler(input.instance, input.fn, compiledParams, code),
+  });
+}
+
+function mergeResponses(...levels: Array<Record<number, ResponseSchema> | undefined>): Record<number, ResponseSchema> | undefined {
+  const out: Record<number, ResponseSchema> = Object.assign({}, ...levels.filter(Boolean));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Declared `parameters` first; generated ones only for names the declared list does not cover. */
+function mergeParameters(declared: ParameterObject[] | undefined, params: CompiledParam[]): ParameterObject[] | undefined {
+  const out = [...(declared ?? [])];
+  const seen = new Set(out.map((p) => `${p.in} ${p.name}`));
+  for (const param of params) {
+    for (const generated of param.openapi) {
+      const key = `${generated.in} ${generated.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(generated);
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * The route handler: resolvers fill the arguments (every failure is collected into one 422),
+ * then the method runs on its instance. A method of a 204 route may return nothing.
+ */
+function buildHandler(instance: object, fn: Function, params: CompiledParam[], statusCode: number): Handler<any> {
+  const noContent = statusCode === 204;
+  const done = (result: unknown, res: TernResponse): HandlerResult =>
+    result === undefined && noContent ? res.json(null, 204) : (result as HandlerResult);
+  const n = params.length;
+  if (n === 0) return async (_req, res) => done(await fn.call(instance), res);
+
+  const resolvers = params.map((p) => p.resolve);
+  const awaits = params.map((p) => p.async);
+  return async (req, res) => {
+    const args = new Array(n);
+    let failures: ParamFailure[] | undefined;
+    for (let i = 0; i < n; i++) {
+      let value = resolvers[i](req, res);
+      if (awaits[i]) value = await value;
+      if (value instanceof ParamFailure) (failures ??= []).push(value);
+      else args[i] = value;
+    }
+    if (failures) throw toProblem(failures);
+    return done(await fn.apply(instance, args), res);
+  };
+}
+
+function toProblem(failures: ParamFailure[]) {
+  const [first] = failures;
+  const detail = failures.length === 1 ? first.detail : failures.map((f) => f.detail).join(' ');
+  return frameworkError(422, first.code, detail, { errors: failures.flatMap((f) => f.errors) });
+}

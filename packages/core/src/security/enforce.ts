@@ -1,0 +1,274 @@
+/**
+ * `enforceSecurity`: opt-in middleware that enforces the security requirements routes already
+ * declare for the OpenAPI document, so the declaration and the check cannot drift apart.
+ */
+import type { TernApp } from '../app';
+import { frameworkError, TernError, type HTTPException } from '../errors';
+import type { TernRequest } from '../http/request';
+import type { CompiledRoute } from '../routing/table';
+import type { Middleware } from '../routing/types';
+
+/**
+ * Checks one credential (the bearer token, or the API key's value) and resolves to:
+ * - for `HTTPBearer` and `APIKey` schemes: the principal (it becomes `req.user`), or
+ *   `null`/`undefined`/`false` when the credential is not valid;
+ * - for `OAuth2` schemes: `{ user, scopes }` (the granted scopes), or `null`/`undefined`/`false`.
+ *
+ * Throwing an `HTTPException` answers with it; any other throw is a 500.
+ */
+export type SecurityVerifier = (credential: string, req: TernRequest) => unknown;
+
+/** What an OAuth2 verifier resolves to for a valid token. */
+export interface OAuth2Grant {
+  user: unknown;
+  scopes: readonly string[];
+}
+
+/** Verifiers by the name the scheme is registered under in `app.openapiConfig`. */
+export type SecurityVerifiers = Record<string, SecurityVerifier>;
+
+type Kind = { type: 'bearer' } | { type: 'oauth2' } | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string };
+
+/** A registered scheme with its verifier: how to read the credential and how to judge it. */
+interface Scheme {
+  name: string;
+  kind: Kind;
+  verify: SecurityVerifier;
+}
+
+/** One requirement entry: every scheme in it, each with its required scopes. */
+type Entry = Array<{ scheme: Scheme; scopes: string[] }>;
+
+/** `null`: the route is public (no `security`, or `[]`). */
+type Plan = Entry[] | null;
+
+type Check = { state: 'missing' } | { state: 'invalid' } | { state: 'ok'; user: unknown; scopes: ReadonlySet<string> };
+
+const MISSING: Check = { state: 'missing' };
+const INVALID: Check = { state: 'invalid' };
+const NO_SCOPES: ReadonlySet<string> = new Set();
+
+/**
+ * Middleware that enforces each route's declared `security` with OpenAPI's semantics: entries are
+ * alternatives tried in order (the first satisfied wins), every scheme of an entry is required,
+ * listed scopes must all be granted, and a route with no `security` (or `[]`) is public. Missing or
+ * invalid credentials are a 401 with `WWW-Authenticate`; valid credentials lacking scopes, a 403.
+ * The satisfied entry's first principal becomes `req.user`; all of them are in
+ * `req.state.principals`, by scheme name.
+ *
+ * Credentials are read as each registered scheme says: `HTTPBearer` and `OAuth2` from
+ * `Authorization: Bearer <token>`, `APIKey` from its header, query parameter or cookie. A verifier
+ * named after an unregistered scheme fails `app.ready()`; a route requiring a scheme that has no
+ * verifier fails the first request (every route is checked then, not only the one requested).
+ *
+ * Declaring security never enforces it; adding this middleware does, for every route.
+ *
+ * @example
+ * app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
+ * app.openapiConfig.addSecurityScheme('oauth2', new OAuth2({ flows: { ... } }));
+ * app.addMiddleware(enforceSecurity(app, {
+ *   bearerAuth: async (token) => sessions.userFor(token),            // user or null
+ *   oauth2: async (token) => {
+ *     const claims = await verifyJwt(token);
+ *     return claims && { user: claims.sub, scopes: claims.scope.split(' ') };
+ *   },
+ * }));
+ */
+export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Middleware {
+  if (!app || typeof app.addRouteProvider !== 'function' || !app.openapiConfig) {
+    throw new TypeError('enforceSecurity(app, verifiers): pass the TernApp whose security schemes to enforce.');
+  }
+  if (verifiers === null || typeof verifiers !== 'object') {
+    throw new TernError('TERN_INVALID_SECURITY_VERIFIER', 'enforceSecurity(app, verifiers): verifiers must be an object of scheme name → function.');
+  }
+  for (const [name, verify] of Object.entries(verifiers)) {
+    if (typeof verify !== 'function') {
+      throw new TernError('TERN_INVALID_SECURITY_VERIFIER', `enforceSecurity: the verifier for '${name}' must be a function (credential, req) => user.`);
+    }
+  }
+  const given = { ...verifiers };
+  const schemes = new Map<string, Scheme>();
+  let resolved = false;
+
+  /** Reads the registered schemes once; a verifier for an unknown or unsupported scheme is an error. */
+  const resolveSchemes = () => {
+    if (resolved) return;
+    for (const [name, verify] of Object.entries(given)) {
+      const registered = app.openapiConfig.securitySchemes.get(name);
+      if (!registered) {
+        throw new TernError(
+          'TERN_UNKNOWN_SECURITY_SCHEME',
+          `enforceSecurity has a verifier for '${name}', but no security scheme has that name; register it with app.openapiConfig.addSecurityScheme('${name}', …).`,
+        );
+      }
+      schemes.set(name, { name, kind: kindOf(name, registered.toOpenAPI() as unknown as Record<string, unknown>), verify });
+    }
+    resolved = true;
+  };
+  // Checked when the app starts: `ready()` runs route providers, and this one adds no routes.
+  app.addRouteProvider({
+    provide: () => {
+      resolveSchemes();
+      return [];
+    },
+  });
+
+  const plans = new WeakMap<CompiledRoute, Plan>();
+  const planFor = (route: CompiledRoute): Plan => {
+    let plan = plans.get(route);
+    if (plan === undefined) {
+      plan = compilePlan(route, schemes, app);
+      plans.set(route, plan);
+    }
+    return plan;
+  };
+  let everyRouteChecked = false;
+
+  return async function enforceSecurityMiddleware(req, res, next) {
+    const route = req.route;
+    if (!everyRouteChecked) {
+      resolveSchemes();
+      // A misdeclared route anywhere fails now, loudly, rather than when it is first requested.
+      for (const r of app.getAllRoutes()) planFor(r);
+      everyRouteChecked = true;
+    }
+    if (!route) return next();
+    const plan = planFor(route);
+    if (plan === null) return next();
+    await authorize(plan, req);
+    return next();
+  };
+}
+
+function kindOf(name: string, openapi: Record<string, unknown>): Kind {
+  if (openapi.type === 'http' && String(openapi.scheme).toLowerCase() === 'bearer') return { type: 'bearer' };
+  if (openapi.type === 'oauth2') return { type: 'oauth2' };
+  if (openapi.type === 'apiKey' && (openapi.in === 'header' || openapi.in === 'query' || openapi.in === 'cookie')) {
+    return { type: 'apiKey', in: openapi.in, name: String(openapi.name) };
+  }
+  throw new TernError(
+    'TERN_UNENFORCEABLE_SECURITY',
+    `enforceSecurity cannot check scheme '${name}' (type ${String(openapi.type)}): it enforces HTTPBearer, APIKey and OAuth2 schemes.`,
+  );
+}
+
+function compilePlan(route: CompiledRoute, schemes: Map<string, Scheme>, app: TernApp): Plan {
+  const security = route.security;
+  if (!security || security.length === 0) return null;
+  return security.map((requirement) =>
+    Object.entries(requirement).map(([name, scopes]) => {
+      const scheme = schemes.get(name);
+      if (!scheme) {
+        throw app.openapiConfig.securitySchemes.has(name)
+          ? new TernError(
+              'TERN_MISSING_SECURITY_VERIFIER',
+              `Route ${route.source} requires '${name}', but enforceSecurity was given no verifier for it; add one: enforceSecurity(app, { ${name}: async (credential, req) => … }).`,
+            )
+          : new TernError(
+              'TERN_UNKNOWN_SECURITY_SCHEME',
+              `Route ${route.source} requires '${name}', but no security scheme has that name; register it with app.openapiConfig.addSecurityScheme('${name}', …).`,
+            );
+      }
+      if (scopes.length > 0 && scheme.kind.type !== 'oauth2') {
+        throw new TernError(
+          'TERN_UNENFORCEABLE_SECURITY',
+          `Route ${route.source} requires scopes [${scopes.join(', ')}] of '${name}', but only OAuth2 verifiers grant scopes; ` +
+            'check roles in the handler, or declare the requirement on an OAuth2 scheme.',
+        );
+      }
+      return { scheme, scopes: [...scopes] };
+    }),
+  );
+}
+
+function credentialOf(kind: Kind, req: TernRequest): string | undefined {
+  if (kind.type === 'apiKey') {
+    const value =
+      kind.in === 'header' ? req.headers.get(kind.name) : kind.in === 'query' ? req.queryParams.get(kind.name) : req.cookies.get(kind.name);
+    return value ? value : undefined;
+  }
+  const header = req.headers.get('authorization');
+  if (!header) return undefined;
+  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+async function check(scheme: Scheme, req: TernRequest): Promise<Check> {
+  const credential = credentialOf(scheme.kind, req);
+  if (credential === undefined) return MISSING;
+  const result = await scheme.verify(credential, req);
+  if (result === null || result === undefined || result === false) return INVALID;
+  if (scheme.kind.type !== 'oauth2') return { state: 'ok', user: result, scopes: NO_SCOPES };
+  const grant = result as Partial<OAuth2Grant>;
+  if (typeof grant !== 'object' || !Array.isArray(grant.scopes)) {
+    throw new TernError(
+      'TERN_INVALID_SECURITY_VERIFIER',
+      `The verifier for OAuth2 scheme '${scheme.name}' must resolve to { user, scopes } (or null for an invalid token).`,
+    );
+  }
+  return { state: 'ok', user: grant.user, scopes: new Set(grant.scopes) };
+}
+
+/** Tries the entries in order; resolves when one is satisfied, throws the 401/403 otherwise. */
+async function authorize(plan: Entry[], req: TernRequest): Promise<void> {
+  const checks = new Map<Scheme, Check>();
+  const lacking: Array<{ scheme: Scheme; scopes: string[] }> = [];
+  for (const entry of plan) {
+    let satisfied = true;
+    for (const { scheme, scopes } of entry) {
+      let result = checks.get(scheme);
+      if (!result) checks.set(scheme, (result = await check(scheme, req)));
+      if (result.state !== 'ok') {
+        satisfied = false;
+        break;
+      }
+      const granted = result.scopes;
+      if (!scopes.every((scope) => granted.has(scope))) {
+        lacking.push({ scheme, scopes });
+        satisfied = false;
+        break;
+      }
+    }
+    if (satisfied) {
+      const principals: Record<string, unknown> = {};
+      for (const { scheme } of entry) principals[scheme.name] = (checks.get(scheme) as { user: unknown }).user;
+      if (entry.length > 0) req.user = principals[entry[0].scheme.name];
+      req.state.principals = principals;
+      return;
+    }
+  }
+  throw lacking.length > 0 ? forbidden(lacking) : unauthorized(plan, checks);
+}
+
+function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException {
+  const challenges: string[] = [];
+  let bearer: 'missing' | 'invalid' | undefined;
+  let anyInvalid = false;
+  for (const entry of plan) {
+    for (const { scheme } of entry) {
+      const state = checks.get(scheme)?.state;
+      if (state === 'invalid') anyInvalid = true;
+      if (scheme.kind.type === 'apiKey') {
+        const challenge = `APIKey in="${scheme.kind.in}", name="${scheme.kind.name}"`;
+        if (!challenges.includes(challenge)) challenges.push(challenge);
+      } else if (bearer !== 'invalid') {
+        bearer = state === 'invalid' ? 'invalid' : 'missing';
+      }
+    }
+  }
+  if (bearer) challenges.unshift(bearer === 'invalid' ? 'Bearer error="invalid_token"' : 'Bearer');
+  return frameworkError(
+    401,
+    'TERN_UNAUTHORIZED',
+    anyInvalid ? 'The credentials sent are not valid.' : 'Authentication is required.',
+    { headers: { 'www-authenticate': challenges.join(', ') } },
+  );
+}
+
+function forbidden(lacking: Array<{ scheme: Scheme; scopes: string[] }>): HTTPException {
+  const needed = lacking.map(({ scheme, scopes }) => `${scheme.name} [${scopes.join(' ')}]`).join(' or ');
+  const scopes = [...new Set(lacking.flatMap((l) => l.scopes))].join(' ');
+  return frameworkError(403, 'TERN_FORBIDDEN', `Insufficient scope: this route requires ${needed}.`, {
+    headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}"` },
+  });
+}
