@@ -1,7 +1,4 @@
 import { existsSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium; tools must never download their own browser here. */
@@ -12,16 +9,16 @@ export function chromiumAvailable(): boolean {
 }
 
 /**
- * Launches headless Chromium with the flags this machine needs (no sandbox as root, no
- * background networking: the network is closed and those connections only fail) and a fresh
- * profile, removed again by `close()`.
+ * Launches Debian's headless Chromium with the flags this machine needs: no sandbox (tests run
+ * as root) and no background networking (the network is closed; those connections only fail).
+ * Playwright gives each launch a fresh temporary profile and removes it on close; it refuses a
+ * `--user-data-dir` flag here.
  */
-export async function launchBrowser(): Promise<Browser & { closeAll(): Promise<void> }> {
+export async function launchBrowser(): Promise<Browser> {
   if (!chromiumAvailable()) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's 'chromium' package (.ci/run does).`);
   }
-  const profile = mkdtempSync(join(tmpdir(), 'tern-chromium-'));
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -32,13 +29,6 @@ export async function launchBrowser(): Promise<Browser & { closeAll(): Promise<v
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
-  });
-  return Object.assign(browser, {
-    async closeAll() {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
   });
 }

@@ -2,23 +2,10 @@
  * The site as a visitor sees it: Debian's headless Chromium opens the home page of this example,
  * served in-process on loopback, follows a link to a post and reads what is on screen.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TernApp } from '@tern/core';
-import { CHROMIUM_PATH, chromiumAvailable } from '../../test-support/browser';
+import { launchBrowser } from '../../test-support/browser';
 import { buildApp } from './app';
-
-/**
- * test-support's launchBrowser() passes `--user-data-dir`, which playwright-core 1.65 refuses;
- * without it Playwright makes a temporary profile per launch and deletes it on close.
- */
-async function launch(): Promise<Browser> {
-  if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's 'chromium' package (.ci/run does).`);
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 describe('the file-router site in Chromium', () => {
   let app: TernApp;
@@ -31,7 +18,7 @@ describe('the file-router site in Chromium', () => {
   beforeAll(async () => {
     app = buildApp();
     origin = await app.listen({ port: 0 });
-    browser = await launch();
+    browser = await launchBrowser();
     page = await browser.newPage();
     // An alert() would mean escaped text ran as a script.
     page.on('dialog', (dialog) => {

@@ -3,24 +3,10 @@
  * served on loopback, and Swagger UI must render every operation and the Authorize button
  * from the app's own assets (no request leaves the app).
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TernApp } from '@tern/core';
-import { CHROMIUM_PATH, chromiumAvailable } from '../../test-support/browser';
+import { launchBrowser } from '../../test-support/browser';
 import { buildApp } from './app';
-
-/**
- * test-support's launchBrowser() passes `--user-data-dir`, which playwright-core 1.65 refuses
- * ("Pass userDataDir parameter to launchPersistentContext"). Same flags without it: Playwright
- * gives every launch a fresh temporary profile and removes it on close.
- */
-function launchChromium(): Promise<Browser> {
-  if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's 'chromium' package (.ci/run does).`);
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 describe('the /docs page in Chromium', () => {
   let app: TernApp;
@@ -34,7 +20,7 @@ describe('the /docs page in Chromium', () => {
   beforeAll(async () => {
     app = buildApp();
     origin = await app.listen({ port: 0 });
-    browser = await launchChromium();
+    browser = await launchBrowser();
     page = await browser.newPage();
     page.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`) && !request.url().startsWith('data:')) foreignRequests.push(request.url());

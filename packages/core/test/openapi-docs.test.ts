@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import { OpenAPIDocumentError, TernApp, type Handler, type Middleware } from '@tern/core';
+import { TernApp, type Handler, type Middleware } from '@tern/core';
 
 const ok: Handler = async () => ({ ok: true });
 const swaggerUiDir = getAbsoluteFSPath();
@@ -187,20 +187,5 @@ describe('GET /docs (Swagger UI)', () => {
     expect((await app.inject('/docs')).statusCode).toBe(404);
     expect((await app.inject('/docs/assets/swagger-ui.css')).statusCode).toBe(404);
     expect((await app.inject('/openapi.json')).statusCode).toBe(200);
-  });
-});
-
-describe('ReDoc', () => {
-  it('is off by default: no ReDoc is bundled and no CDN is used', async () => {
-    const app = appWithRoute();
-    expect(app.openapiConfig.redocPath).toBe(false);
-    expect((await app.inject('/redoc')).statusCode).toBe(404);
-  });
-
-  it('fails ready() when a redocPath is asked for', async () => {
-    const app = appWithRoute({ openapi: { redocPath: '/redoc' } });
-    const error = await app.ready().catch((err) => err);
-    expect(error).toBeInstanceOf(OpenAPIDocumentError);
-    expect(error.code).toBe('TERN_REDOC_UNAVAILABLE');
   });
 });

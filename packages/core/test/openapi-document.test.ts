@@ -230,6 +230,20 @@ describe('operations', () => {
     // Hidden is not disabled.
     expect((await app.inject('/admin/deeper/still-hidden')).statusCode).toBe(200);
   });
+
+  it('hides the routes of a group with excludeFromSchema, nested groups included', async () => {
+    const app = new TernApp();
+    app.get('/shown', ok);
+    app.addRoute(
+      new Group({
+        path: '/internal',
+        excludeFromSchema: true,
+        routes: [new Routes({ path: '/a', handler: ok }), new Group({ path: '/b', routes: [new Routes({ path: '/c', handler: ok })] })],
+      }),
+    );
+    expect(Object.keys((await documentOf(app)).paths)).toEqual(['/shown']);
+    expect((await app.inject('/internal/b/c')).statusCode).toBe(200);
+  });
 });
 
 describe('operationId', () => {

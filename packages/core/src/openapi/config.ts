@@ -12,11 +12,6 @@ export interface OpenAPIOptions {
   openapiPath?: string | false;
   /** Where Swagger UI is served (default '/docs'); `false` turns it off. */
   docsPath?: string | false;
-  /**
-   * Where ReDoc would be served. Default `false`: Tern serves docs pages only from installed
-   * packages (no CDN) and does not bundle ReDoc, so setting a path fails `ready()`.
-   */
-  redocPath?: string | false;
   /** `servers` of the document. */
   servers?: Array<{ url: string; description?: string }>;
 }
@@ -33,7 +28,6 @@ export class OpenAPIConfig {
   readonly description?: string;
   readonly openapiPath: string | false;
   readonly docsPath: string | false;
-  readonly redocPath: string | false;
   readonly servers?: Array<{ url: string; description?: string }>;
   readonly securitySchemes = new Map<string, SecurityScheme>();
 
@@ -43,7 +37,6 @@ export class OpenAPIConfig {
     this.description = options.description;
     this.openapiPath = options.openapiPath ?? '/openapi.json';
     this.docsPath = options.docsPath ?? '/docs';
-    this.redocPath = options.redocPath ?? false;
     this.servers = options.servers;
   }
 

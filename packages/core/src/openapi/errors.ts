@@ -26,7 +26,7 @@ export class SecurityRequirementError extends TernError {
  */
 export class OpenAPIDocumentError extends TernError {
   constructor(
-    code: 'TERN_DUPLICATE_OPERATION_ID' | 'TERN_INVALID_OPENAPI_METADATA' | 'TERN_REDOC_UNAVAILABLE',
+    code: 'TERN_DUPLICATE_OPERATION_ID' | 'TERN_INVALID_OPENAPI_METADATA',
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -17,13 +17,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * With `openapiPath: false` there is no document, so no docs page either.
  */
 export function openapiDeclarations(routes: readonly CompiledRoute[], config: OpenAPIConfig): Declaration[] {
-  if (config.redocPath !== false) {
-    throw new OpenAPIDocumentError(
-      'TERN_REDOC_UNAVAILABLE',
-      `redocPath '${config.redocPath}': Tern does not bundle ReDoc (it is served without a CDN, from installed packages only). ` +
-        'Use the Swagger UI page at docsPath, or set redocPath: false.',
-    );
-  }
   if (config.openapiPath === false) return [];
   const openapiPath = config.openapiPath;
   const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config)));

@@ -7,6 +7,8 @@ export interface GroupOptions {
   middleware?: MiddlewareEntry[];
   /** A Node request listener served under `path`, with the prefix stripped from `req.url`. */
   app?: NodeListener;
+  /** Hides every route inside from the OpenAPI document. */
+  excludeFromSchema?: boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export class Group {
   readonly routes: Array<Routes<any> | Group>;
   readonly middleware: MiddlewareEntry[];
   readonly app?: NodeListener;
+  readonly excludeFromSchema: boolean;
 
   constructor(options: GroupOptions) {
     if (typeof options?.path !== 'string') throw new TypeError('Group needs a string path.');
@@ -36,5 +39,6 @@ export class Group {
     this.routes = options.routes ?? [];
     this.middleware = options.middleware ?? [];
     this.app = options.app;
+    this.excludeFromSchema = options.excludeFromSchema ?? false;
   }
 }

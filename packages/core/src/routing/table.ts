@@ -103,6 +103,7 @@ function enterContainer(container: Router | Group, scope: Scope): Scope {
     ...scope,
     prefixes: [...scope.prefixes, container.path],
     middleware: [...scope.middleware, ...container.middleware.map((entry) => resolveEntry(entry, container.path))],
+    excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
     trail,
   };
 }
