@@ -63,11 +63,11 @@ export class FileRouter implements RouteProvider {
   }
 
   private routesOf({ file, path }: RouteFile): Routes<any>[] {
-    const exports = loadRouteModule(file);
+    const moduleExports = loadRouteModule(file);
     const routes: Routes<any>[] = [];
     for (const name of METHOD_EXPORTS) {
-      if (!Object.prototype.hasOwnProperty.call(exports, name)) continue;
-      const handler = exports[name];
+      if (!Object.prototype.hasOwnProperty.call(moduleExports, name)) continue;
+      const handler = moduleExports[name];
       if (typeof handler !== 'function') {
         throw invalidFile(file, `its export '${name}' is ${describe(handler)}; an export named after a method must be a handler function`);
       }
@@ -82,11 +82,11 @@ export class FileRouter implements RouteProvider {
       }
       routes.push(this.build(file, path, [method], handler as FileRouteHandler, options));
     }
-    const others = Object.keys(exports)
-      .filter((name) => !(METHOD_EXPORTS as readonly string[]).includes(name) && routeOptionsOf(exports[name]))
+    const others = Object.keys(moduleExports)
+      .filter((name) => !(METHOD_EXPORTS as readonly string[]).includes(name) && routeOptionsOf(moduleExports[name]))
       .sort();
     for (const name of others) {
-      const handler = exports[name] as FileRouteHandler;
+      const handler = moduleExports[name] as FileRouteHandler;
       const options = routeOptionsOf(handler) as MarkAsRouteOptions;
       routes.push(this.build(file, path, options.methods ?? ['GET'], handler, options));
     }

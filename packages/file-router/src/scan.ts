@@ -6,8 +6,6 @@ import { getConvertor, InvalidRouteError, TernError } from '@tern/core';
 export interface RouteFile {
   /** Absolute path of the file to load. */
   file: string;
-  /** Its directory relative to the root, `/`-separated (`''` for the root itself). */
-  dir: string;
   /** The URL path the directory stands for, e.g. `/users/{id:int}`. */
   path: string;
 }
@@ -81,7 +79,7 @@ function walk(
   if (chosen) {
     const path = urlPath(segments);
     checkPathParamIsLast(segments, `directory '${relDir}' under ${realRoot}`);
-    found.push({ file: join(dir, chosen), dir: relDir, path });
+    found.push({ file: join(dir, chosen), path });
   }
 
   for (const sub of subdirs) {
