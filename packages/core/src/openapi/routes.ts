@@ -5,7 +5,6 @@ import type { CompiledRoute } from '../routing/table';
 import type { OpenAPIConfig } from './config';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
 import { buildOpenAPIDocument } from './document';
-import { OpenAPIDocumentError } from './errors';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
