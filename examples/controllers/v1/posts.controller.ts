@@ -1,0 +1,73 @@
+import {
+  ApiResponse,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HTTPException,
+  Param,
+  Patch,
+  Post,
+  Public,
+  Query,
+  Security,
+  User,
+} from '@tern/core';
+import { CreatePostDto, PostDto, UpdatePostDto } from '../dto';
+import type { User as Account, Post as StoredPost, Store } from '../store';
+
+/**
+ * Posts. Every route requires a bearer token (class-level `@Security`) except the reads,
+ * which `@Public()` opens.
+ */
+@Controller('/api/v1/posts', { tags: ['posts'], name: 'v1.posts' })
+@Security('bearerAuth')
+@ApiResponse(401, { description: 'Missing or invalid bearer token' })
+export class PostsV1Controller {
+  constructor(private readonly store: Store) {}
+
+  @Get('/', { name: 'list', summary: 'List posts', responses: { 200: [PostDto] } })
+  @Public()
+  async list(@Query('authorId') authorId?: number, @Query('tag') tag?: string): Promise<StoredPost[]> {
+    return this.store.listPosts({ authorId, tag });
+  }
+
+  @Get('/{id:int}', { name: 'get', summary: 'Get a post', responses: { 200: PostDto } })
+  @Public()
+  @ApiResponse(404, { description: 'No such post' })
+  async get(@Param('id') id: number): Promise<StoredPost> {
+    return this.find(id);
+  }
+
+  @Post('/', { name: 'create', summary: 'Write a post', statusCode: 201, responses: { 201: PostDto } })
+  async create(@Body() body: CreatePostDto, @User() author: Account): Promise<StoredPost> {
+    // enforceSecurity has checked the token: `@User()` is the account it belongs to.
+    return this.store.createPost(author.id, body);
+  }
+
+  @Patch('/{id:int}', { name: 'update', summary: 'Edit your post', responses: { 200: PostDto } })
+  @ApiResponse(403, { description: 'Not your post' })
+  @ApiResponse(404, { description: 'No such post' })
+  async update(@Param('id') id: number, @Body() body: UpdatePostDto, @User() user: Account): Promise<StoredPost> {
+    this.ownedBy(this.find(id), user);
+    return this.store.updatePost(id, body);
+  }
+
+  @Delete('/{id:int}', { name: 'delete', summary: 'Delete your post', statusCode: 204 })
+  @ApiResponse(403, { description: 'Not your post' })
+  @ApiResponse(404, { description: 'No such post' })
+  async remove(@Param('id') id: number, @User() user: Account): Promise<void> {
+    this.ownedBy(this.find(id), user);
+    this.store.deletePost(id);
+  }
+
+  private find(id: number): StoredPost {
+    const post = this.store.findPost(id);
+    if (!post) throw new HTTPException(404, `No post ${id}.`);
+    return post;
+  }
+
+  private ownedBy(post: StoredPost, user: Account): void {
+    if (post.authorId !== user.id) throw new HTTPException(403, 'Only the author can change a post.');
+  }
+}
