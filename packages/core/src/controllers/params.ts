@@ -37,8 +37,8 @@ export interface CompiledParam {
 export interface ParamContext {
   /** `UserController.getUser`, for messages. */
   where: string;
-  /** Path parameter name → converter name, over the full path (controller prefix included). */
-  pathParams: Map<string, string>;
+  /** Path parameter names of the full path (controller prefix included). */
+  pathParams: ReadonlySet<string>;
   /** The full path, for messages. */
   path: string;
   /** `design:paramtypes` was emitted for the method. */
@@ -200,7 +200,7 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
   const name = meta.name as string;
   if (!ctx.typesKnown) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
   if (source === 'param' && !ctx.pathParams.has(name)) {
-    const known = [...ctx.pathParams.keys()];
+    const known = [...ctx.pathParams];
     throw startupError(
       'TERN_CONTROLLER_UNKNOWN_PARAM',
       ctx,
@@ -320,13 +320,10 @@ function queryFields(model: Function): Map<string, QueryField> {
     const key = rule.propertyName;
     if (fields.has(key)) continue;
     const type = reflectedPropertyType(model.prototype, key);
-    if (type === Array || type === Set) fields.set(key, { list: true, scalar: SCALARS.get(Object) as Scalar });
-    else if (type !== undefined && type !== String && type !== Object && SCALARS.has(type)) {
-      fields.set(key, { list: false, scalar: SCALARS.get(type) as Scalar });
-    } else {
-      // Strings, untyped and nested values: a repeated parameter still gives its first value.
-      fields.set(key, { list: false, scalar: { ...(SCALARS.get(Object) as Scalar) } });
-    }
+    const list = type === Array || type === Set;
+    // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
+    const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);
+    fields.set(key, { list, scalar });
   }
   return fields;
 }

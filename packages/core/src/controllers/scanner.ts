@@ -199,7 +199,7 @@ function buildRoute(input: RouteInput): Routes<any> {
   const context = {
     where,
     path: fullPath,
-    pathParams: new Map(compiled.params.map((p) => [p.name, p.converterName])),
+    pathParams: new Set(compiled.params.map((p) => p.name)),
     typesKnown: reflectedParamTypes(input.method.owner, input.method.key) !== undefined,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
