@@ -1,0 +1,213 @@
+/**
+ * Compile time: turn one class's decorator metadata into a `ClassPlan`. Plans are cached per class
+ * (a class's decorators are fixed once it is defined) and shared by every model and option set
+ * that reaches the class; a plan records why it cannot run natively instead of throwing, so the
+ * caller can fall back.
+ */
+import type { TypeMetadata } from 'class-transformer';
+import { failureMessage } from './messages';
+import {
+  constraintsOf,
+  groupByProperty,
+  transformerFacts,
+  validationMetadatas,
+  ValidationTypes,
+  type ValidationMeta,
+} from './metadata';
+import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
+import { NATIVE_RULES } from './rules';
+import { agreesWithClassValidator } from './verify';
+
+const plans = new WeakMap<Function, ClassPlan>();
+
+/** The plan for `cls`, analysed on first use. Never throws: problems land in `unsupported`. */
+export function planFor(cls: Function): ClassPlan {
+  let plan = plans.get(cls);
+  if (plan === undefined) {
+    plan = {
+      cls: cls as new () => any,
+      properties: [],
+      known: new Set(),
+      types: new Map(),
+      readOnly: new Set(),
+      unsupported: [],
+      refs: [],
+    };
+    // Cached before analysis so self-referencing models (trees) terminate.
+    plans.set(cls, plan);
+    analyse(plan);
+  }
+  return plan;
+}
+
+/** `plan` and every class its `@Type`s reach, plus the plain-object plan untyped values use. */
+export function reachablePlans(plan: ClassPlan): Set<ClassPlan> {
+  const seen = new Set<ClassPlan>([planFor(Object)]);
+  const stack = [plan];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...next.refs);
+  }
+  return seen;
+}
+
+/** Every reason why `plan` or a class it reaches cannot run natively (empty: fully native). */
+export function nativeReasons(plan: ClassPlan): string[] {
+  plan.closureReasons ??= [...reachablePlans(plan)].flatMap((reached) => reached.unsupported);
+  return plan.closureReasons;
+}
+
+function analyse(plan: ClassPlan): void {
+  const { cls, unsupported } = plan;
+  const name = cls.name || 'anonymous class';
+  if (typeof cls !== 'function' || typeof cls.prototype !== 'object' || cls.prototype === null) {
+    unsupported.push(`${name} is not a class`);
+    return;
+  }
+  for (const key of Object.getOwnPropertyNames(cls.prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(cls.prototype, key);
+    if (descriptor && !descriptor.set) plan.readOnly.add(key);
+  }
+  const facts = transformerFacts(cls);
+  for (const reason of facts.unsupported) unsupported.push(`${name}: ${reason}`);
+  for (const [key, meta] of facts.types) {
+    const spec = typeSpec(meta, `${name}.${key}`, unsupported);
+    if (spec === undefined) continue;
+    plan.types.set(key, spec);
+    if (spec.kind === 'class') plan.refs.push(spec.plan);
+  }
+  for (const [key, metas] of groupByProperty(validationMetadatas(cls))) {
+    plan.known.add(key);
+    const spec = plan.types.get(key);
+    const expected = spec?.kind === 'class' ? spec.plan : undefined;
+    const property = propertyPlan(key, metas, expected, `${name}.${key}`, unsupported);
+    if (property) plan.properties.push(property);
+  }
+}
+
+const CONVERSIONS = new Map<unknown, 'string' | 'number' | 'boolean' | 'date'>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+  [Date, 'date'],
+]);
+
+function typeSpec(meta: TypeMetadata, where: string, unsupported: string[]): TypeSpec | undefined {
+  const discriminator = meta.options?.discriminator;
+  if (discriminator) unsupported.push(`${where}: @Type discriminator`);
+  const reflected = meta.reflectedType;
+  // class-transformer builds arrays of this declared type: only a plain Array (or a type it
+  // replaces by one) gives the arrays the native path builds.
+  if (reflected === Set || reflected === Map) unsupported.push(`${where}: declared as ${reflected.name}`);
+  else if (typeof reflected === 'function' && reflected !== Array && reflected.prototype && 'push' in reflected.prototype) {
+    unsupported.push(`${where}: declared as array-like ${reflected.name}`);
+  }
+  if (!meta.typeFunction) return specOf(reflected, where, unsupported);
+  // A type function that reads its argument can pick a different class per value; the native
+  // path resolves types once, so it only takes `() => Cls`.
+  if (meta.typeFunction.length > 0) {
+    unsupported.push(`${where}: @Type function depends on the value`);
+    return undefined;
+  }
+  let target: unknown;
+  try {
+    target = meta.typeFunction();
+  } catch (error) {
+    unsupported.push(`${where}: @Type function threw (${String(error)})`);
+    return undefined;
+  }
+  return specOf(target, where, unsupported);
+}
+
+function specOf(target: unknown, where: string, unsupported: string[]): TypeSpec | undefined {
+  if (target === undefined || target === null) return undefined;
+  const conversion = CONVERSIONS.get(target);
+  if (conversion) return { kind: conversion };
+  if (target === Buffer || target === Promise) {
+    unsupported.push(`${where}: @Type(() => ${(target as Function).name})`);
+    return undefined;
+  }
+  if (typeof target !== 'function') {
+    unsupported.push(`${where}: @Type does not return a class`);
+    return undefined;
+  }
+  return { kind: 'class', plan: planFor(target) };
+}
+
+function propertyPlan(
+  key: string,
+  metas: ValidationMeta[],
+  expected: ClassPlan | undefined,
+  where: string,
+  unsupported: string[],
+): PropertyPlan | undefined {
+  const conditions: Condition[] = [];
+  const defined: Check[] = [];
+  const others: Check[] = [];
+  let nested: NestedRule | undefined;
+  let nestedCount = 0;
+  for (const meta of metas) {
+    if (meta.groups && meta.groups.length > 0) unsupported.push(`${where}: validation groups`);
+    switch (meta.type) {
+      case ValidationTypes.WHITELIST:
+        break;
+      case ValidationTypes.CONDITIONAL_VALIDATION:
+        conditions.push(isOptionalCondition(meta) ? PRESENT : (meta.constraints[0] as Condition));
+        break;
+      case ValidationTypes.NESTED_VALIDATION:
+        nestedCount++;
+        nested = { message: (value) => failureMessage(meta, undefined, meta.target, value), expected };
+        break;
+      case ValidationTypes.IS_DEFINED:
+      case ValidationTypes.CUSTOM_VALIDATION: {
+        const check = compileCheck(meta, where, unsupported);
+        if (check) (meta.type === ValidationTypes.IS_DEFINED ? defined : others).push(check);
+        break;
+      }
+      default:
+        unsupported.push(`${where}: ${meta.type} rule`);
+    }
+  }
+  // class-validator would walk the nested value once per @ValidateNested.
+  if (nestedCount > 1) unsupported.push(`${where}: more than one @ValidateNested`);
+  const checks = [...defined, ...others];
+  if (conditions.length === 0 && checks.length === 0 && nested === undefined) return undefined;
+  const types = new Set(checks.map((c) => c.type));
+  return { key, conditions, checks, nested, mergeByType: types.size !== checks.length };
+}
+
+/** `@IsOptional` is pure, so it is replaced by an inline test; anything else named so is kept as is. */
+function isOptionalCondition(meta: ValidationMeta): boolean {
+  const condition = meta.constraints?.[0];
+  if (meta.name !== 'isOptional' || typeof condition !== 'function') return false;
+  const probe = (value: unknown) => !!condition({ [meta.propertyName]: value }, value);
+  return !probe(null) && !probe(undefined) && probe(0) && probe('') && probe(false) && probe({});
+}
+
+function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]): Check | undefined {
+  const constraints = constraintsOf(meta);
+  const constraint = constraints[0];
+  const name = constraint?.name;
+  if (constraints.length !== 1 || constraint.async || !name || name !== meta.name) {
+    unsupported.push(`${where}: custom constraint ${name ?? meta.name ?? meta.constraintCls?.name}`);
+    return undefined;
+  }
+  const test = Object.prototype.hasOwnProperty.call(NATIVE_RULES, name) ? NATIVE_RULES[name](meta.constraints ?? []) : undefined;
+  if (test === undefined) {
+    unsupported.push(`${where}: @${name} is not compiled natively`);
+    return undefined;
+  }
+  if (!agreesWithClassValidator(test, meta, constraint)) {
+    unsupported.push(`${where}: @${name} does not behave like class-validator's`);
+    return undefined;
+  }
+  return {
+    type: name,
+    test,
+    each: !!meta.each,
+    validateIf: meta.validateIf,
+    message: (object, value) => failureMessage(meta, constraint, object, value),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Per request, step 2: validate the built instance the way class-validator's `ValidationExecutor`
+ * does for `validate(instance, { whitelist, forbidNonWhitelisted, forbidUnknownValues: false })`,
+ * writing its error tree directly as a flat list: a property's failed constraints in
+ * class-validator's order, then its nested issues. `codegen.ts` generates the common case per
+ * class; the functions here are the shared pieces (and the whole step without code generation).
+ */
+import { ensureCompiled } from './codegen';
+import { nativeReasons, planFor } from './analyse';
+import { prefixOf, type Check, type CheckFn, type ClassPlan, type NestedRule, type PropertyPlan, type Run } from './plan';
+import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
+
+/** The general check: the same steps as the generated one, driven by the plan's data. */
+export function interpretCheck(plan: ClassPlan): CheckFn {
+  return (object, base, key, index, depth, run) => {
+    if (depth > run.maxDepth) throw TOO_DEEP;
+    if (run.whitelist) {
+      for (const name of Object.keys(object)) if (!plan.known.has(name)) stripKey(object, name, base, key, index, run);
+    }
+    const prefix = prefixOf(base, key, index);
+    for (const property of plan.properties) validateProperty(property, object, prefix, depth, run);
+  };
+}
+
+/** `whitelist` for one undeclared property: report it (`forbidNonWhitelisted`) or delete it. */
+export function stripKey(object: any, name: string, base: string, key: string | undefined, index: number, run: Run): void {
+  if (run.forbidNonWhitelisted) {
+    run.issues.push({ path: prefixOf(base, key, index) + name, message: `property ${name} should not exist` });
+  } else {
+    delete object[name];
+  }
+}
+
+function validateProperty(property: PropertyPlan, object: any, prefix: string, depth: number, run: Run): void {
+  const value = object[property.key];
+  // class-validator evaluates every condition, then skips the property unless all held.
+  let proceed: unknown = true;
+  for (const condition of property.conditions) {
+    const verdict = condition(object, value);
+    proceed = proceed && verdict;
+  }
+  if (!proceed) return;
+  const path = prefix + property.key;
+  if (property.mergeByType) checkMerging(property, object, value, path, run);
+  else {
+    for (const check of property.checks) {
+      if (check.validateIf !== undefined && !check.validateIf(object, value)) continue;
+      if (!(check.each ? passesEach(check.test, value) : check.test(value))) {
+        run.issues.push({ path, message: check.message(object, value) });
+      }
+    }
+  }
+  if (property.nested !== undefined && value !== undefined) validateNested(property.nested, value, prefix, property.key, depth + 1, run);
+}
+
+/**
+ * The checks of a property with two checks of one type (two `@Matches`, say): class-validator
+ * keys failures by type, so a later failure overwrites the earlier message in its place.
+ */
+export function checkMerging(property: PropertyPlan, object: any, value: unknown, path: string, run: Run): void {
+  const issues = run.issues;
+  const first = issues.length;
+  const types: string[] = [];
+  for (const check of property.checks) {
+    if (check.validateIf !== undefined && !check.validateIf(object, value)) continue;
+    if (check.each ? passesEach(check.test, value) : check.test(value)) continue;
+    const issue = { path, message: check.message(object, value) };
+    const earlier = types.indexOf(check.type);
+    if (earlier >= 0) issues[first + earlier] = issue;
+    else {
+      types.push(check.type);
+      issues.push(issue);
+    }
+  }
+}
+
+/** `each: true`: arrays, Sets and Maps (their values) element by element; anything else whole. */
+export function passesEach(test: Check['test'], value: unknown): boolean {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (i in value && !test(value[i])) return false;
+    return true;
+  }
+  if (value instanceof Set || value instanceof Map) return Array.from(value.values()).every(test);
+  return test(value);
+}
+
+/**
+ * class-validator's `nestedValidations` for `value`, found at `base` + `key`: arrays (Sets, Maps)
+ * element by element, objects by the rules of their runtime class, anything else is an issue.
+ */
+export function validateNested(rule: NestedRule, value: unknown, base: string, key: string, depth: number, run: Run): void {
+  if (value === undefined) return;
+  if (depth > run.maxDepth) throw TOO_DEEP;
+  const expected = rule.expected;
+  // The common cases first: an instance of the property's @Type class, or an array of them.
+  if (expected !== undefined && isInstance(value, expected)) {
+    expected.check!(value, base, key, -1, depth, run);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const element = value[i];
+      if (expected !== undefined && isInstance(element, expected)) expected.check!(element, base, key, i, depth + 1, run);
+      else validateNested(rule, element, `${base}${key}.`, String(i), depth + 1, run);
+    }
+  } else if (value instanceof Set) {
+    let i = 0;
+    for (const element of value) validateNested(rule, element, `${base}${key}.`, String(i++), depth + 1, run);
+  } else if (value instanceof Map) {
+    for (const [name, element] of value) validateNested(rule, element, `${base}${key}.`, String(name), depth + 1, run);
+  } else if (value instanceof Object) {
+    // class-validator picks the rules by the value's runtime class, not the declared one.
+    ensureCompiled(runtimePlan(value.constructor)).check!(value, base, key, -1, depth, run);
+  } else {
+    run.issues.push({ path: base + key, message: rule.message(value) });
+  }
+}
+
+function isInstance(value: unknown, plan: ClassPlan): value is object {
+  return typeof value === 'object' && value !== null && value.constructor === plan.cls && !Array.isArray(value);
+}
+
+/** A class met only at runtime (a constructor default, say): compiled now, or the fallback. */
+function runtimePlan(ctor: unknown): ClassPlan {
+  if (typeof ctor !== 'function') throw NEEDS_FALLBACK;
+  const plan = planFor(ctor);
+  if (nativeReasons(plan).length > 0) throw NEEDS_FALLBACK;
+  return plan;
+}

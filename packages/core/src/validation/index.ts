@@ -1,0 +1,12 @@
+/**
+ * Request validation: class-validator models compiled once, at startup, into plain functions
+ * (see README.md for what runs natively and what falls back to class-validator).
+ *
+ * @example
+ * import { compileModel } from '@tern/core/validation';
+ * const validateBody = compileModel(CreateUserDto, { forbidNonWhitelisted: true });
+ * const result = await validateBody(JSON.parse(text));
+ * if (!result.ok) console.log(result.errors); // [{ path: 'address.city', message: 'city must be a string' }]
+ */
+export { compileModel } from './compile';
+export type { CompileOptions, ModelValidator, ValidationIssue, ValidationResult } from './types';

@@ -1,0 +1,155 @@
+/**
+ * Native versions of class-validator's common constraints, keyed by the constraint name
+ * class-validator registers them under. Each factory reads the decorator's `constraints` once, at
+ * compile time, and returns a plain predicate; `undefined` means "these constraint values are
+ * unusual, leave the model to class-validator".
+ *
+ * Every predicate restates the check class-validator 0.15 performs, expression for expression;
+ * formats (email, URL, UUID, ISO 8601) call class-validator's own exported checks, which wrap the
+ * `validator` package, so their semantics cannot drift. `verify.ts` re-checks each compiled
+ * predicate against the real constraint at compile time.
+ */
+import { isDateString, isEmail, isISO8601, isURL, isUUID } from 'class-validator';
+
+export type Test = (value: unknown) => boolean;
+type Factory = (constraints: readonly unknown[]) => Test | undefined;
+
+const isStringValue: Test = (v) => v instanceof String || typeof v === 'string';
+const isBooleanValue: Test = (v) => v instanceof Boolean || typeof v === 'boolean';
+const isIntValue: Test = (v) => typeof v === 'number' && Number.isInteger(v);
+const isDefinedValue: Test = (v) => v !== undefined && v !== null;
+const isEmptyValue: Test = (v) => v === '' || v === null || v === undefined;
+const isNotEmptyValue: Test = (v) => v !== '' && v !== null && v !== undefined;
+const isObjectValue: Test = (v) =>
+  v != null && (typeof v === 'object' || typeof v === 'function') && !Array.isArray(v);
+const isDateValue: Test = (v) => v instanceof Date && !isNaN(v.getTime());
+
+interface NumberOptions {
+  allowNaN?: boolean;
+  allowInfinity?: boolean;
+  maxDecimalPlaces?: number;
+}
+
+/**
+ * Decimal places the way class-validator counts them (the digits after '.' in `toString()`).
+ * Where class-validator throws (an exponent form without '.', such as 1e-7) we read the exponent
+ * instead of throwing: the one documented divergence of the native path.
+ */
+export function decimalPlaces(value: number): number {
+  if (value % 1 === 0) return 0;
+  const text = value.toString();
+  const dot = text.indexOf('.');
+  if (dot >= 0) return text.length - dot - 1;
+  const exponent = text.indexOf('e-');
+  return exponent >= 0 ? Number(text.slice(exponent + 2)) : 0;
+}
+
+function numberTest(options: NumberOptions): Test {
+  const { allowNaN, allowInfinity, maxDecimalPlaces } = options;
+  return (v) => {
+    if (typeof v !== 'number') return false;
+    if (v === Infinity || v === -Infinity) return !!allowInfinity;
+    if (Number.isNaN(v)) return !!allowNaN;
+    if (maxDecimalPlaces !== undefined && decimalPlaces(v) > maxDecimalPlaces) return false;
+    return Number.isFinite(v);
+  };
+}
+
+// validator's isLength counts a surrogate pair, and a character followed by a variation selector,
+// as one character. Both involve code units >= 0xD800, so plain strings skip the counting. The
+// classes match single UTF-16 code units on purpose (no `u` flag), as validator's do.
+// eslint-disable-next-line no-misleading-character-class
+const NEEDS_COUNTING = /[\uD800-\uDFFF\uFE0E\uFE0F]/;
+const PRESENTATION_SEQUENCES = /[^\uFE0F\uFE0E][\uFE0F\uFE0E]/g;
+const SURROGATE_PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/** String length as validator's `isLength` measures it. */
+export function stringLength(s: string): number {
+  if (!NEEDS_COUNTING.test(s)) return s.length;
+  const sequences = s.match(PRESENTATION_SEQUENCES)?.length ?? 0;
+  const pairs = s.match(SURROGATE_PAIRS)?.length ?? 0;
+  return s.length - sequences - pairs;
+}
+
+/** validator's `isLength(str, { min, max })` behind class-validator's `typeof === 'string'`. */
+function lengthTest(min: unknown, max: unknown): Test {
+  // Same coercions as validator: a falsy min is 0, an undefined max is "no maximum".
+  const low = (min as number) || 0;
+  const high = max as number;
+  return (v) => {
+    if (typeof v !== 'string') return false;
+    const len = stringLength(v);
+    return len >= low && (high === undefined || len <= high);
+  };
+}
+
+function matchesTest(pattern: unknown, modifiers: unknown): Test | undefined {
+  if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
+    // The decorator's own RegExp object, used exactly as validator uses it (lastIndex included).
+    const re = pattern as RegExp;
+    return (v) => typeof v === 'string' && !!v.match(re);
+  }
+  if (typeof pattern !== 'string') return undefined;
+  if (modifiers !== undefined && typeof modifiers !== 'string') return undefined;
+  const flags = modifiers as string | undefined;
+  // validator builds a new RegExp per call; one built here is equivalent unless the flags make the
+  // RegExp stateful (g, y), where we keep building one per call.
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, flags);
+  } catch {
+    return undefined; // class-validator throws per request; let it.
+  }
+  if (re.global || re.sticky) return (v) => typeof v === 'string' && !!v.match(new RegExp(pattern, flags));
+  return (v) => typeof v === 'string' && !!v.match(re);
+}
+
+function enumTest(entity: unknown): Test | undefined {
+  if (entity === null || (typeof entity !== 'object' && typeof entity !== 'function')) return undefined;
+  // `Array#includes` compares with SameValueZero, as a Set does. The enum is read once: enums
+  // are constants, class-validator would re-read it on every call.
+  const values = new Set(Object.keys(entity).map((k) => (entity as Record<string, unknown>)[k]));
+  return (v) => values.has(v);
+}
+
+function inTest(possible: unknown): Test {
+  if (!Array.isArray(possible)) return () => false;
+  // class-validator compares with ===: like a Set, except that NaN never matches.
+  const values = new Set(possible);
+  return (v) => v === v && values.has(v);
+}
+
+const number = (c: unknown): c is number => typeof c === 'number';
+
+/** Constraint name (as class-validator registers it) → native predicate factory. */
+export const NATIVE_RULES: Readonly<Record<string, Factory>> = {
+  isDefined: () => isDefinedValue,
+  isEmpty: () => isEmptyValue,
+  isNotEmpty: () => isNotEmptyValue,
+  isString: () => isStringValue,
+  isBoolean: () => isBooleanValue,
+  isInt: () => isIntValue,
+  isNumber: ([options]) =>
+    options === undefined ? numberTest({}) : typeof options === 'object' && options !== null ? numberTest(options) : undefined,
+  isObject: () => isObjectValue,
+  isArray: () => Array.isArray,
+  isDate: () => isDateValue,
+  isEnum: ([entity]) => enumTest(entity),
+  isIn: ([values]) => inTest(values),
+  min: ([bound]) => (v) => typeof v === 'number' && number(bound) && v >= bound,
+  max: ([bound]) => (v) => typeof v === 'number' && number(bound) && v <= bound,
+  isPositive: () => (v) => typeof v === 'number' && v > 0,
+  isNegative: () => (v) => typeof v === 'number' && v < 0,
+  minLength: ([min]) => lengthTest(min, undefined),
+  maxLength: ([max]) => lengthTest(0, max),
+  isLength: ([min, max]) => lengthTest(min, max),
+  matches: ([pattern, modifiers]) => matchesTest(pattern, modifiers),
+  arrayNotEmpty: () => (v) => Array.isArray(v) && v.length > 0,
+  arrayMinSize: ([min]) => (v) => Array.isArray(v) && v.length >= (min as number),
+  arrayMaxSize: ([max]) => (v) => Array.isArray(v) && v.length <= (max as number),
+  isEmail: ([options]) => (v) => isEmail(v, options as Parameters<typeof isEmail>[1]),
+  isUrl: ([options]) => (v) => typeof v === 'string' && isURL(v, options as Parameters<typeof isURL>[1]),
+  isUuid: ([version]) => (v) => isUUID(v, version as Parameters<typeof isUUID>[1]),
+  isIso8601: ([options]) => (v) => isISO8601(v, options as Parameters<typeof isISO8601>[1]),
+  isDateString: ([options]) => (v) => isDateString(v, options as Parameters<typeof isDateString>[1]),
+};

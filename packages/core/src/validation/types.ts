@@ -1,0 +1,98 @@
+/**
+ * One failing constraint, named by the dotted path of the value that failed.
+ *
+ * @example
+ * { path: 'items.0.name', message: 'name should not be empty' }
+ */
+export interface ValidationIssue {
+  /** Dotted path from the body root: `age`, `address.city`, `items.0.name`; `''` for the body itself. */
+  path: string;
+  /** class-validator's message for the failure (its default text or the decorator's `message`). */
+  message: string;
+}
+
+/**
+ * The outcome of validating one input: the model instance, or every issue found.
+ *
+ * @example
+ * const result = await validateUser(body);
+ * if (result.ok) save(result.value); // a CreateUser instance
+ * else reply(422, { errors: result.errors });
+ */
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[] };
+
+/**
+ * How a compiled validator treats properties the model does not declare.
+ *
+ * @example
+ * compileModel(CreateUser, { forbidNonWhitelisted: true }); // `extra` → 'property extra should not exist'
+ */
+export interface CompileOptions {
+  /** Strip properties that carry no class-validator decorator (default `true`). */
+  whitelist?: boolean;
+  /** With `whitelist`, report undeclared properties instead of stripping them (default `false`). */
+  forbidNonWhitelisted?: boolean;
+  /**
+   * Objects and arrays nested deeper than this are refused with one issue instead of being walked
+   * (default 128). The JSON parser limits depth too; this keeps the validator safe on its own.
+   */
+  maxDepth?: number;
+}
+
+/**
+ * What `compileModel` returns: call it per request with the parsed JSON. It answers synchronously
+ * on the native path, and with a Promise when the model falls back to class-validator (or, for a
+ * native model, when one input holds something only class-transformer handles: see README.md).
+ *
+ * @example
+ * const validateUser = compileModel(CreateUser);
+ * const result = await validateUser(body); // `await` covers both answers
+ * if (!validateUser.native) log.warn(validateUser.fallbackReasons);
+ */
+export interface ModelValidator<T> {
+  (input: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
+  /** `true` when every rule of the model (and of its nested models) runs natively. */
+  readonly native: boolean;
+  /** Why the model falls back to class-transformer + class-validator; empty when native. */
+  readonly fallbackReasons: readonly string[];
+}
+
+/** Options with their defaults applied; shared by the native and the fallback path. */
+export interface ResolvedOptions {
+  readonly whitelist: boolean;
+  readonly forbidNonWhitelisted: boolean;
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_MAX_DEPTH = 128;
+
+export function resolveOptions(options: CompileOptions = {}): ResolvedOptions {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) {
+    throw new RangeError(`maxDepth must be a positive integer, got ${String(options.maxDepth)}`);
+  }
+  return {
+    whitelist: options.whitelist ?? true,
+    forbidNonWhitelisted: options.forbidNonWhitelisted ?? false,
+    maxDepth,
+  };
+}
+
+/** Answers shared by both paths, so their wording cannot drift apart. */
+export function notAnObjectIssue(): ValidationIssue {
+  return { path: '', message: 'body must be an object' };
+}
+
+export function tooDeepIssue(maxDepth: number): ValidationIssue {
+  return { path: '', message: `body must not be nested deeper than ${maxDepth} levels` };
+}
+
+/** A body the transform step could not turn into the model (class-transformer threw). */
+export function notConvertibleIssue(modelName: string): ValidationIssue {
+  return { path: '', message: `body could not be converted to ${modelName}` };
+}
+
+/** The body shape every model needs: a non-null object that is not an array. */
+export function isObjectBody(input: unknown): input is Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input);
+}
