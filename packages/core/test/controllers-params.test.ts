@@ -4,6 +4,7 @@ import {
   Delete,
   Get,
   Header,
+  HTTPException,
   Param,
   Post,
   Query,
@@ -166,6 +167,10 @@ describe('controller parameters', () => {
       @Post('/', { statusCode: 201 }) async create() { return { created: true }; }
       @Delete('/{id}', { statusCode: 204 }) async remove() {}
       @Get('/nothing') async nothing() {}
+      @Get('/sync/{id}') sync(@Param('id') id: number) {
+        if (id === 0) throw new HTTPException(404, 'No zero');
+        return { id };
+      }
     }
 
     it('passes the request, the response and req.user', async () => {
@@ -189,6 +194,12 @@ describe('controller parameters', () => {
       expect([created.statusCode, created.json()]).toEqual([201, { created: true }]);
       const text = await app.inject('/r/text');
       expect([text.headers['content-type'], text.body]).toEqual(['text/plain; charset=utf-8', 'plain']);
+    });
+
+    it('accepts methods that are not async, throwing or returning', async () => {
+      const app = await appWith(R);
+      expect((await app.inject('/r/sync/3')).json()).toEqual({ id: 3 });
+      expect((await app.inject('/r/sync/0')).json()).toMatchObject({ status: 404, detail: 'No zero' });
     });
 
     it('sends an empty 204 for a 204 route returning nothing, and a 500 for other routes returning nothing', async () => {

@@ -267,16 +267,34 @@ function mergeParameters(declared: ParameterObject[] | undefined, params: Compil
 
 /**
  * The route handler: resolvers fill the arguments (every failure is collected into one 422),
- * then the method runs on its instance. A method of a 204 route may return nothing.
+ * then the method runs on its instance. A method of a 204 route may return nothing. The common
+ * shapes (no parameters, only synchronous resolvers) add no async layer of their own.
  */
 function buildHandler(instance: object, fn: Function, params: CompiledParam[], statusCode: number): Handler<any> {
-  const noContent = statusCode === 204;
-  const done = (result: unknown, res: TernResponse): HandlerResult =>
-    result === undefined && noContent ? res.json(null, 204) : (result as HandlerResult);
+  const call: (args: unknown[], res: TernResponse) => Promise<HandlerResult> =
+    statusCode === 204
+      ? async (args, res) => {
+          const result = await fn.apply(instance, args);
+          return result === undefined ? res.json(null, 204) : result;
+        }
+      : (args) => fn.apply(instance, args);
   const n = params.length;
-  if (n === 0) return async (_req, res) => done(await fn.call(instance), res);
+  if (n === 0) return (_req, res) => call([], res);
 
   const resolvers = params.map((p) => p.resolve);
+  if (!params.some((p) => p.async)) {
+    return (req, res) => {
+      const args = new Array(n);
+      let failures: ParamFailure[] | undefined;
+      for (let i = 0; i < n; i++) {
+        const value = resolvers[i](req, res);
+        if (value instanceof ParamFailure) (failures ??= []).push(value);
+        else args[i] = value;
+      }
+      if (failures) throw toProblem(failures);
+      return call(args, res);
+    };
+  }
   const awaits = params.map((p) => p.async);
   return async (req, res) => {
     const args = new Array(n);
@@ -288,7 +306,7 @@ function buildHandler(instance: object, fn: Function, params: CompiledParam[], s
       else args[i] = value;
     }
     if (failures) throw toProblem(failures);
-    return done(await fn.apply(instance, args), res);
+    return call(args, res);
   };
 }
 
