@@ -56,6 +56,7 @@ export class TernApp extends RouteDeclarer {
 
   private readonly appMiddleware: Middleware[] = [];
   private readonly providers: RouteProvider[] = [];
+  private readonly readyHooks: Array<(routes: readonly CompiledRoute[]) => void> = [];
   private readonly statusHandlers = new Map<number, ExceptionHandler>();
   private readonly classHandlers: Array<[Function, ExceptionHandler]> = [];
   private readonly logger: Pick<Console, 'error'> | false;
@@ -148,14 +149,32 @@ export class TernApp extends RouteDeclarer {
     return (this.readyPromise ??= Promise.resolve().then(() => this.compile()));
   }
 
+  /**
+   * Runs `hook` once every route is compiled, inside `ready()`, with the app's own routes; a
+   * throw fails `ready()`. For plugins that check or precompute per route at startup.
+   *
+   * @example
+   * app.onReady((routes) => {
+   *   for (const route of routes) if (!route.tags.length) throw new Error(`${route.source} has no tags`);
+   * });
+   */
+  onReady(hook: (routes: readonly CompiledRoute[]) => void): this {
+    this.beforeDeclare('add a ready hook');
+    this.readyHooks.push(hook);
+    return this;
+  }
+
   private compile(): void {
     const routes = this.compileRoutes();
     const internal = compileDeclarations(this.internalDeclarations(routes), { bodyLimit: this.config.bodyLimit, internal: true });
-    this.table = new RouteTable([...routes, ...internal], {
+    const table = new RouteTable([...routes, ...internal], {
       maxParamLength: this.config.maxParamLength,
       debug: this.config.debug,
     });
+    for (const hook of this.readyHooks) hook(routes);
+    // Published only now: an app whose startup failed must not serve requests.
     this.chain = compose(this.appMiddleware, dispatchMatched);
+    this.table = table;
   }
 
   /** Tern's own routes (OpenAPI document, docs pages), built from the user's compiled routes. */

@@ -201,6 +201,23 @@ describe('getAllRoutes', () => {
     ]);
   });
 
+  it('runs onReady hooks with the compiled routes; a throwing hook fails ready()', async () => {
+    const seen: string[] = [];
+    const app = new TernApp();
+    app.get('/a', ok);
+    app.onReady((routes) => seen.push(...routes.map((r) => r.rawPath)));
+    await app.ready();
+    expect(seen).toEqual(['/a']);
+
+    const failing = new TernApp();
+    failing.get('/a', ok);
+    failing.onReady(() => {
+      throw new Error('plugin check failed');
+    });
+    await expect(failing.ready()).rejects.toThrow('plugin check failed');
+    await expect(failing.inject('/a')).rejects.toThrow('plugin check failed');
+  });
+
   it('refuses declarations after ready()', async () => {
     const app = new TernApp();
     await app.ready();

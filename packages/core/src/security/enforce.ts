@@ -58,8 +58,8 @@ const NO_SCOPES: ReadonlySet<string> = new Set();
  *
  * Credentials are read as each registered scheme says: `HTTPBearer` and `OAuth2` from
  * `Authorization: Bearer <token>`, `APIKey` from its header, query parameter or cookie. A verifier
- * named after an unregistered scheme fails `app.ready()`; a route requiring a scheme that has no
- * verifier fails the first request (every route is checked then, not only the one requested).
+ * named after an unregistered scheme, or a route requiring a scheme that has no verifier, fails
+ * `app.ready()`.
  *
  * Declaring security never enforces it; adding this middleware does, for every route.
  *
@@ -75,7 +75,7 @@ const NO_SCOPES: ReadonlySet<string> = new Set();
  * }));
  */
 export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Middleware {
-  if (!app || typeof app.addRouteProvider !== 'function' || !app.openapiConfig) {
+  if (!app || typeof app.onReady !== 'function' || !app.openapiConfig) {
     throw new TypeError('enforceSecurity(app, verifiers): pass the TernApp whose security schemes to enforce.');
   }
   if (verifiers === null || typeof verifiers !== 'object') {
@@ -88,11 +88,9 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
   }
   const given = { ...verifiers };
   const schemes = new Map<string, Scheme>();
-  let resolved = false;
 
-  /** Reads the registered schemes once; a verifier for an unknown or unsupported scheme is an error. */
+  /** Reads the registered schemes; a verifier for an unknown or unsupported scheme is an error. */
   const resolveSchemes = () => {
-    if (resolved) return;
     for (const [name, verify] of Object.entries(given)) {
       const registered = app.openapiConfig.securitySchemes.get(name);
       if (!registered) {
@@ -103,38 +101,18 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
       }
       schemes.set(name, { name, kind: kindOf(name, registered.toOpenAPI() as unknown as Record<string, unknown>), verify });
     }
-    resolved = true;
   };
-  // Checked when the app starts: `ready()` runs route providers, and this one adds no routes.
-  app.addRouteProvider({
-    provide: () => {
-      resolveSchemes();
-      return [];
-    },
+  // Every route's requirements are compiled when the app starts, so a route asking for a scheme
+  // without a verifier fails ready() rather than a request.
+  const plans = new Map<CompiledRoute, Plan>();
+  app.onReady((routes) => {
+    resolveSchemes();
+    for (const route of routes) plans.set(route, compilePlan(route, schemes, app));
   });
 
-  const plans = new WeakMap<CompiledRoute, Plan>();
-  const planFor = (route: CompiledRoute): Plan => {
-    let plan = plans.get(route);
-    if (plan === undefined) {
-      plan = compilePlan(route, schemes, app);
-      plans.set(route, plan);
-    }
-    return plan;
-  };
-  let everyRouteChecked = false;
-
   return async function enforceSecurityMiddleware(req, res, next) {
-    const route = req.route;
-    if (!everyRouteChecked) {
-      resolveSchemes();
-      // A misdeclared route anywhere fails now, loudly, rather than when it is first requested.
-      for (const r of app.getAllRoutes()) planFor(r);
-      everyRouteChecked = true;
-    }
-    if (!route) return next();
-    const plan = planFor(route);
-    if (plan === null) return next();
+    const plan = req.route ? plans.get(req.route) : undefined;
+    if (!plan) return next();
     await authorize(plan, req);
     return next();
   };
