@@ -10,14 +10,20 @@ describe('notes example (OpenAPI security)', () => {
     expect((await app.inject('/health')).json()).toEqual({ status: 'ok' });
     expect((await app.inject('/openapi.json')).statusCode).toBe(200);
     expect((await app.inject('/docs')).statusCode).toBe(200);
+    // Public means nothing is checked, not even a token that happens to be sent.
+    expect((await app.inject({ url: '/health', headers: { authorization: 'Bearer nope' } })).statusCode).toBe(200);
   });
 
   it('answers 401 without credentials and with a bad bearer token', async () => {
     const app = buildApp();
     const none = await app.inject('/notes');
     expect(none.statusCode).toBe(401);
-    expect(none.headers['www-authenticate']).toBe('Bearer');
-    const bad = await app.inject({ url: '/health', headers: { authorization: 'Bearer nope' } });
+    expect(none.json().code).toBe('TERN_UNAUTHORIZED');
+    // One challenge per way the route takes credentials.
+    expect(none.headers['www-authenticate']).toBe(
+      'Bearer, APIKey in="header", name="X-API-Key", APIKey in="query", name="api_key", APIKey in="cookie", name="session"',
+    );
+    const bad = await app.inject({ url: '/me', headers: { authorization: 'Bearer nope' } });
     expect(bad.statusCode).toBe(401);
     expect(bad.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
   });
@@ -41,14 +47,21 @@ describe('notes example (OpenAPI security)', () => {
       expect(response.json()[0].title).toBe('Welcome');
     }
     expect((await app.inject('/notes?api_key=wrong')).statusCode).toBe(401);
-    // A key that works, sent where this route does not take it (only cookie or query here).
-    expect((await app.inject({ url: '/notes/1', headers: { 'x-api-key': 'demo-key' } })).statusCode).toBe(403);
+    // A key that works, sent where a route does not take it, is not a credential there.
+    const elsewhere = await app.inject({ url: '/notes/1', headers: { 'x-api-key': 'demo-key' } });
+    expect([elsewhere.statusCode, elsewhere.headers['www-authenticate']]).toEqual([401, 'Bearer']);
+    expect((await app.inject({ url: '/notes/export', headers: { cookie: 'session=demo-key' } })).body).toBe('1\tWelcome');
+    expect((await app.inject({ url: '/notes/export', headers: { 'x-api-key': 'demo-key' } })).statusCode).toBe(401);
   });
 
   it('checks OAuth2 scopes: 403 when the token lacks one', async () => {
     const app = buildApp();
     const payload = { title: 'Scopes', tags: ['auth'] };
-    expect((await app.inject({ method: 'POST', url: '/notes', headers: bob, payload })).statusCode).toBe(403);
+    const lacking = await app.inject({ method: 'POST', url: '/notes', headers: bob, payload });
+    expect(lacking.statusCode).toBe(403);
+    expect(lacking.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="notes:write"');
+    // An API key is no OAuth2 token: this route does not read it.
+    expect((await app.inject({ method: 'POST', url: '/notes', headers: { 'x-api-key': 'demo-key' }, payload })).statusCode).toBe(401);
     const created = await app.inject({ method: 'POST', url: '/notes', headers: alice, payload });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ id: 2, title: 'Scopes', body: '', tags: ['auth'], owner: 'alice' });
@@ -58,8 +71,11 @@ describe('notes example (OpenAPI security)', () => {
 
   it('needs every scheme of one entry: bearer and the API key header to delete', async () => {
     const app = buildApp();
-    expect((await app.inject({ method: 'DELETE', url: '/notes/1', headers: alice })).statusCode).toBe(403);
-    expect((await app.inject({ method: 'DELETE', url: '/notes/1', headers: { 'x-api-key': 'demo-key' } })).statusCode).toBe(403);
+    // Half of the entry, or a wrong key with a good token: 401, challenging for both.
+    for (const headers of [alice, { 'x-api-key': 'demo-key' }, { ...alice, 'x-api-key': 'wrong' }]) {
+      const response = await app.inject({ method: 'DELETE', url: '/notes/1', headers });
+      expect([response.statusCode, response.headers['www-authenticate']]).toEqual([401, 'Bearer, APIKey in="header", name="X-API-Key"']);
+    }
     const both = await app.inject({ method: 'DELETE', url: '/notes/1', headers: { ...alice, 'x-api-key': 'demo-key' } });
     expect(both.statusCode).toBe(204);
   });

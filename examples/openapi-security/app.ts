@@ -1,10 +1,10 @@
 /**
- * Security declarations in the OpenAPI document, and a middleware that enforces them.
+ * Security declarations in the OpenAPI document, enforced by `enforceSecurity`.
  * Bearer, API keys in a header, a query parameter and a cookie, and OAuth2 with three flows.
  * Run: `npm run build && node examples/dist/openapi-security/main.js`, then open /docs.
  */
-import { APIKey, HTTPBearer, HTTPException, OAuth2, Router, TernApp } from '@tern/core';
-import { authenticate, demoCredentials, type Credentials, type Principal } from './auth';
+import { APIKey, enforceSecurity, HTTPBearer, HTTPException, OAuth2, Router, TernApp } from '@tern/core';
+import { demoCredentials, verifiers, type Credentials, type Principal } from './auth';
 import { CreateNote, Note } from './models';
 
 /** Where the (external) OAuth2 server lives; the docs page sends users there to log in. */
@@ -22,7 +22,7 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
     openapi: { title: 'Notes (OpenAPI security)', version: '1.0.0', description: 'Every way Tern declares security, enforced by one middleware.' },
   });
 
-  // Declaring a scheme only describes it: `authenticate` below is what checks credentials.
+  // Declaring a scheme only describes it: `enforceSecurity` below is what checks credentials.
   app.openapiConfig
     .addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `alice-token` (read and write) or `bob-token` (read).' }))
     .addSecurityScheme('apiKeyHeader', new APIKey({ name: 'X-API-Key', in: 'header', description: 'Try `demo-key`.' }))
@@ -44,7 +44,10 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
         },
       }),
     );
-  app.addMiddleware(authenticate(app.openapiConfig, credentials));
+  // Every route's `security` is enforced from here on, with OpenAPI's semantics: 401 for missing
+  // or invalid credentials, 403 for a token lacking a scope. A misdeclared route fails ready().
+  const { user, service, grant } = verifiers(credentials);
+  app.addMiddleware(enforceSecurity(app, { bearerAuth: user, apiKeyHeader: service, apiKeyQuery: service, apiKeyCookie: service, oauth2: grant }));
 
   const notes = new Map<number, Note>([[1, { id: 1, title: 'Welcome', body: 'Declaring security never enforces it.', tags: ['tern'], owner: 'alice' }]]);
   let nextId = 2;
