@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium; tools must never download their own browser here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,4 +31,50 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** An app listening on loopback with a browser page ready to visit it. */
+export interface BrowserSession {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  browser: Browser;
+  page: Page;
+  /** Uncaught errors of the page's scripts, collected as they happen. */
+  pageErrors: string[];
+  /** Closes the browser, then the app. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `app` on a free port and opens a page in Chromium, for tests of what a visitor sees.
+ *
+ * @example
+ * const session = await serveInBrowser(buildApp());
+ * await session.page.goto(`${session.origin}/docs`);
+ * await session.close();
+ */
+export async function serveInBrowser(app: { listen(options: { port: number }): Promise<string>; close(): Promise<void> }): Promise<BrowserSession> {
+  const origin = await app.listen({ port: 0 });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const opened = browser;
+    return {
+      origin,
+      browser: opened,
+      page,
+      pageErrors,
+      async close() {
+        await opened.close();
+        await app.close();
+      },
+    };
+  } catch (err) {
+    await browser?.close();
+    await app.close();
+    throw err;
+  }
 }

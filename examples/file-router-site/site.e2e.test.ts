@@ -2,36 +2,28 @@
  * The site as a visitor sees it: Debian's headless Chromium opens the home page of this example,
  * served in-process on loopback, follows a link to a post and reads what is on screen.
  */
-import type { Browser, Page } from 'playwright-core';
-import type { TernApp } from '@tern/core';
-import { launchBrowser } from '../../test-support/browser';
+import type { Page } from 'playwright-core';
+import { serveInBrowser, type BrowserSession } from '../../test-support/browser';
 import { buildApp } from './app';
 
 describe('the file-router site in Chromium', () => {
-  let app: TernApp;
+  let session: BrowserSession;
   let origin: string;
-  let browser: Browser;
   let page: Page;
+  let pageErrors: string[];
   const dialogs: string[] = [];
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    app = buildApp();
-    origin = await app.listen({ port: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    session = await serveInBrowser(buildApp());
+    ({ origin, page, pageErrors } = session);
     // An alert() would mean escaped text ran as a script.
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 20_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => session?.close());
 
   it('shows the home page with every post linked by its title', async () => {
     const response = await page.goto(`${origin}/`);

@@ -3,39 +3,31 @@
  * served on loopback, and Swagger UI must render every operation and the Authorize button
  * from the app's own assets (no request leaves the app).
  */
-import type { Browser, Page } from 'playwright-core';
-import type { TernApp } from '@tern/core';
-import { launchBrowser } from '../../test-support/browser';
+import type { Page } from 'playwright-core';
+import { serveInBrowser, type BrowserSession } from '../../test-support/browser';
 import { buildApp } from './app';
 
 describe('the /docs page in Chromium', () => {
-  let app: TernApp;
+  let session: BrowserSession;
   let origin: string;
-  let browser: Browser;
   let page: Page;
+  let pageErrors: string[];
   const foreignRequests: string[] = [];
   const failedRequests: string[] = [];
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    app = buildApp();
-    origin = await app.listen({ port: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    session = await serveInBrowser(buildApp());
+    ({ origin, page, pageErrors } = session);
     page.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
     });
     page.on('requestfailed', (request) => failedRequests.push(request.url()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     const response = await page.goto(`${origin}/docs`);
     if (response?.status() !== 200) throw new Error(`GET /docs answered ${response?.status()}`);
     await page.waitForSelector('.opblock', { timeout: 15_000 });
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => session?.close());
 
   it('renders every operation with its path and summary', async () => {
     const operations = await page.$$eval('.opblock', (blocks) =>
