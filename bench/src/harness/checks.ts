@@ -1,0 +1,114 @@
+/**
+ * Before any load, every server is asked each scenario's question once and its answer checked,
+ * so that no server is measured doing less work than the others: right status and body, path
+ * parameters really converted and validated, unknown body fields stripped, invalid bodies
+ * rejected, middleware effects visible, filler routes present.
+ */
+import * as http from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import { ITEM_JSON, MW_EXPECTED, ROUTE_EXPECTED, ROUTE_URL, makeItem } from '../shared/payload';
+import { exampleUrl, fillerBody, fillerRoutes } from '../shared/routes';
+import type { ScenarioId } from './scenarios';
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+export function request(port: number, host: string, method: string, path: string, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host,
+        port,
+        method,
+        path,
+        agent: false,
+        headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        timeout: 5000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function json(reply: Reply): unknown {
+  try {
+    return JSON.parse(reply.text);
+  } catch {
+    throw new Error(`body is not JSON: ${reply.text.slice(0, 120)}`);
+  }
+}
+
+function expect(cond: boolean, what: string): void {
+  if (!cond) throw new Error(what);
+}
+
+function expectJson(reply: Reply, status: number, body: unknown, what: string): void {
+  expect(reply.status === status, `${what}: status ${reply.status}, expected ${status}; body ${reply.text.slice(0, 200)}`);
+  expect(String(reply.headers['content-type'] ?? '').includes('json'), `${what}: content-type ${reply.headers['content-type']}`);
+  const got = json(reply);
+  expect(isDeepStrictEqual(got, body), `${what}: body ${reply.text.slice(0, 200)}, expected ${JSON.stringify(body)}`);
+}
+
+/** Throws an Error saying what is wrong, or resolves. */
+export async function checkScenario(id: ScenarioId, port: number, host: string, fillers: number): Promise<void> {
+  switch (id) {
+    case 'hello': {
+      expectJson(await request(port, host, 'GET', '/'), 200, { hello: 'world' }, 'GET /');
+      // The filler routes exist and answer (one of each group).
+      for (const route of fillerRoutes(Math.min(fillers, 3))) {
+        const url = exampleUrl(route);
+        expectJson(await request(port, host, 'GET', url), 200, fillerBody(route), `GET ${url}`);
+      }
+      return;
+    }
+    case 'route': {
+      expectJson(await request(port, host, 'GET', ROUTE_URL), 200, ROUTE_EXPECTED, `GET ${ROUTE_URL}`);
+      for (const bad of ['/users/4x2/posts/hello-world', '/users/42/posts/Hello_World']) {
+        const r = await request(port, host, 'GET', bad);
+        expect(r.status >= 400 && r.status < 500, `GET ${bad}: status ${r.status}, expected a 4xx (parameter not validated?)`);
+      }
+      return;
+    }
+    case 'body': {
+      const r = await request(port, host, 'POST', '/items', ITEM_JSON);
+      expect(r.status === 201, `POST /items: status ${r.status}, expected 201; body ${r.text.slice(0, 300)}`);
+      const got = json(r) as Record<string, unknown>;
+      expect(typeof got.id === 'number' || typeof got.id === 'string', `POST /items: no id in ${r.text.slice(0, 200)}`);
+      const { id: _id, ...rest } = got;
+      expect(isDeepStrictEqual(rest, makeItem()), `POST /items: body does not echo the item: ${r.text.slice(0, 300)}`);
+
+      const extra = await request(port, host, 'POST', '/items', JSON.stringify({ ...makeItem(), extra: 'x' }));
+      expect(extra.status === 201, `POST /items with an unknown field: status ${extra.status}; body ${extra.text.slice(0, 200)}`);
+      expect(!('extra' in (json(extra) as object)), 'POST /items: unknown field not stripped');
+
+      const invalid = await request(port, host, 'POST', '/items', JSON.stringify({ ...makeItem(), price: 'free' }));
+      expect(invalid.status === 400 || invalid.status === 422, `POST /items with price "free": status ${invalid.status}, expected 400/422`);
+      const badLine = makeItem();
+      badLine.lines[3]!.qty = 0;
+      const invalidNested = await request(port, host, 'POST', '/items', JSON.stringify(badLine));
+      expect(
+        invalidNested.status === 400 || invalidNested.status === 422,
+        `POST /items with lines.3.qty = 0: status ${invalidNested.status}, expected 400/422 (nested validation?)`,
+      );
+      return;
+    }
+    case 'mw': {
+      const r = await request(port, host, 'GET', '/mw');
+      expectJson(r, 200, MW_EXPECTED, 'GET /mw');
+      expect(r.headers['x-mw-1'] === '1', `GET /mw: x-mw-1 header is ${r.headers['x-mw-1']}`);
+      expect(r.headers['x-mw-3'] === '3', `GET /mw: x-mw-3 header is ${r.headers['x-mw-3']}`);
+      return;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Spawning server children (pinned with taskset when available), talking to them over IPC, and
+ * making sure none outlives the runner: every child is tracked and SIGKILLed on exit, on
+ * SIGINT/SIGTERM and on uncaught errors.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { ChildConfig, ChildMessage, ParentMessage } from './protocol';
+
+const live = new Set<ChildProcess>();
+
+export function killAll(): void {
+  for (const child of live) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  live.clear();
+}
+
+let hooked = false;
+export function installCleanup(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      process.stderr.write(`\n${signal}: stopping the servers\n`);
+      killAll();
+      process.exit(130);
+    });
+  }
+  process.on('uncaughtException', (err) => {
+    process.stderr.write(`bench: ${err.stack ?? err.message}\n`);
+    killAll();
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    process.stderr.write(`bench: unhandled rejection: ${err instanceof Error ? err.stack : String(err)}\n`);
+    killAll();
+    process.exit(1);
+  });
+}
+
+/** A free loopback port (the OS picks one; tiny race window, fine on a quiet machine). */
+export function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Pinning {
+  /** `taskset -c <cpu>` prefix for the server children, or null. */
+  serverCpu: number | null;
+  loadCpu: number | null;
+  note: string;
+}
+
+export class ServerChild {
+  readonly proc: ChildProcess;
+  private readonly waiters: Array<{ types: ChildMessage['type'][]; resolve: (m: ChildMessage) => void }> = [];
+  private exited: string | null = null;
+  private exitWaiters: Array<(why: string) => void> = [];
+
+  constructor(readonly config: ChildConfig, pinning: Pinning) {
+    const entry = path.join(__dirname, '..', 'child.js');
+    const nodeArgs = ['--expose-gc', entry, JSON.stringify(config)];
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
+    this.proc =
+      pinning.serverCpu !== null
+        ? spawn('taskset', ['-c', String(pinning.serverCpu), process.execPath, ...nodeArgs], { stdio, env })
+        : spawn(process.execPath, nodeArgs, { stdio, env });
+    live.add(this.proc);
+    this.proc.on('message', (msg: ChildMessage) => {
+      const i = this.waiters.findIndex((w) => w.types.includes(msg.type));
+      if (i !== -1) this.waiters.splice(i, 1)[0]!.resolve(msg);
+    });
+    this.proc.on('error', (err) => this.markExited(`spawn error: ${err.message}`));
+    this.proc.on('exit', (code, signal) => this.markExited(`exited (code ${code}, signal ${signal})`));
+  }
+
+  get alive(): boolean {
+    return this.exited === null;
+  }
+
+  private markExited(why: string): void {
+    if (this.exited !== null) return;
+    this.exited = why;
+    live.delete(this.proc);
+    for (const w of this.exitWaiters) w(why);
+    this.exitWaiters = [];
+  }
+
+  /** Wait for the next message of one of `types`; rejects on exit or after `timeoutMs`. */
+  waitFor<T extends ChildMessage['type']>(
+    types: T[],
+    timeoutMs: number,
+  ): Promise<Extract<ChildMessage, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      if (this.exited !== null) return reject(new Error(`${this.config.server} ${this.exited}`));
+      const waiter = {
+        types: types as ChildMessage['type'][],
+        resolve: (m: ChildMessage) => {
+          clearTimeout(timer);
+          resolve(m as Extract<ChildMessage, { type: T }>);
+        },
+      };
+      const timer = setTimeout(() => {
+        const i = this.waiters.indexOf(waiter);
+        if (i !== -1) this.waiters.splice(i, 1);
+        reject(new Error(`${this.config.server}: no ${types.join('/')} message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
+      this.exitWaiters.push((why) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.config.server} ${why}`));
+      });
+    });
+  }
+
+  send(msg: ParentMessage): void {
+    if (this.proc.connected) this.proc.send(msg);
+  }
+
+  /** Ask politely, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 1500): Promise<void> {
+    if (this.exited !== null) return;
+    const gone = new Promise<void>((resolve) => this.exitWaiters.push(() => resolve()));
+    this.send({ type: 'close' });
+    const timer = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
+    await gone;
+    clearTimeout(timer);
+  }
+}

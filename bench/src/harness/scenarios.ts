@@ -1,0 +1,54 @@
+/** The benchmark scenarios and how autocannon loads each one. */
+import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
+
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw';
+export type ReportId = ScenarioId | 'controller' | 'startup';
+
+export interface LoadScenario {
+  id: ScenarioId;
+  number: number;
+  title: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export const LOAD_SCENARIOS: LoadScenario[] = [
+  { id: 'hello', number: 1, title: 'GET / → {"hello":"world"}', method: 'GET', path: '/' },
+  {
+    id: 'route',
+    number: 2,
+    title: `GET ${ROUTE_URL} (int + slug params, ~100 routes)`,
+    method: 'GET',
+    path: ROUTE_URL,
+  },
+  {
+    id: 'body',
+    number: 3,
+    title: `POST /items, ${ITEM_JSON.length}-byte JSON body validated → 201`,
+    method: 'POST',
+    path: '/items',
+    body: ITEM_JSON,
+    headers: { 'content-type': 'application/json' },
+  },
+  { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw' },
+];
+
+/** Names accepted by --only, numbers included (1–6). */
+export const SCENARIO_ALIASES: Record<string, ReportId> = {
+  '1': 'hello',
+  hello: 'hello',
+  '2': 'route',
+  route: 'route',
+  params: 'route',
+  '3': 'body',
+  body: 'body',
+  '4': 'mw',
+  mw: 'mw',
+  middleware: 'mw',
+  '5': 'controller',
+  controller: 'controller',
+  '6': 'startup',
+  startup: 'startup',
+};

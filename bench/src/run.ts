@@ -1,0 +1,396 @@
+/**
+ * `npm run bench` — Tern against node:http, Fastify, Express and NestJS (Express and Fastify
+ * adapters). See docs/performance.md.
+ *
+ *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
+ *                          [--only hello,route,body,mw,controller,startup] [--servers a,b]
+ *                          [--quick] [--no-pin] [--startup-routes 1000]
+ *
+ * Each server runs in its own child process (pinned to the last CPU with taskset when there
+ * are at least two); this process runs autocannon, pinned to CPU 0. Servers are interleaved
+ * within each round, starting from a different server each round.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkScenario } from './harness/checks';
+import { Pinning, ServerChild, freePort, installCleanup, killAll } from './harness/children';
+import { CONTENDED, RunResult, measure, waitForQuiet } from './harness/load';
+import { ALL_SERVERS, SERVER_MODULES } from './harness/protocol';
+import {
+  LoadSummary,
+  Report,
+  Skip,
+  StartupSample,
+  StartupSummary,
+  evaluateTargets,
+  summariseLoad,
+  summariseStartup,
+  toMarkdown,
+} from './harness/report';
+import { LOAD_SCENARIOS, LoadScenario, ReportId, SCENARIO_ALIASES, ScenarioId } from './harness/scenarios';
+import { DEFAULT_FILLERS, SCENARIO_ROUTES } from './shared/routes';
+
+const HOST = '127.0.0.1';
+const RESULTS_DIR = path.resolve(__dirname, '..', 'results');
+
+const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [options])
+
+  --duration <s>       seconds per measured round (default 5)
+  --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
+  --connections <n>    autocannon connections (default 50)
+  --warmup <s>         unmeasured warm-up per server and scenario (default 1)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup (or 1-6)
+  --servers <list>     ${ALL_SERVERS.join(',')}
+  --startup-routes <n> routes registered in the startup scenario (default 1000)
+  --quiet-wait <s>     before each round, wait up to this long for other processes to use
+                       less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)
+  --retries <n>        re-run a round up to n times when other processes took more than
+                       ${CONTENDED * 100}% of a core during it (Linux /proc/stat; default 2)
+  --quick              smoke test: 1 s, 1 round, 0.25 s warm-up (explicit flags win)
+  --no-pin             do not pin processes to CPUs with taskset
+  --help
+`;
+
+interface Options {
+  duration: number;
+  rounds: number;
+  connections: number;
+  warmup: number;
+  retries: number;
+  quietWait: number;
+  quick: boolean;
+  pin: boolean;
+  startupRoutes: number;
+  loadScenarios: LoadScenario[];
+  startup: boolean;
+  servers: string[];
+}
+
+function positive(name: string, value: string | undefined, fallback: number, integer: boolean): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${value}"`);
+  }
+  return n;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      retries: { type: 'string' },
+      'quiet-wait': { type: 'string' },
+      only: { type: 'string' },
+      servers: { type: 'string' },
+      'startup-routes': { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      'no-pin': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const quick = values.quick === true;
+
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'controller', 'startup'];
+  const only = list(values.only);
+  if (only) {
+    selected = only.map((name) => {
+      const id = SCENARIO_ALIASES[name.toLowerCase()];
+      if (!id) throw new Error(`--only: unknown scenario "${name}" (known: ${Object.keys(SCENARIO_ALIASES).join(', ')})`);
+      return id;
+    });
+  }
+  let loadIds = selected.filter((s): s is ScenarioId => s !== 'controller' && s !== 'startup');
+  const controllerReport = selected.includes('controller');
+  let servers = list(values.servers);
+  if (controllerReport && loadIds.length === 0) {
+    // "--only controller": the four load scenarios, Tern plain vs Tern controller.
+    loadIds = ['hello', 'route', 'body', 'mw'];
+    servers ??= ['tern', 'tern-controller'];
+  }
+  servers ??= ALL_SERVERS;
+  for (const s of servers) {
+    if (!SERVER_MODULES[s]) throw new Error(`--servers: unknown server "${s}" (known: ${ALL_SERVERS.join(', ')})`);
+  }
+
+  return {
+    duration: positive('duration', values.duration, quick ? 1 : 5, false),
+    rounds: positive('rounds', values.rounds, quick ? 1 : 3, true),
+    connections: positive('connections', values.connections, 50, true),
+    warmup: values.warmup === '0' ? 0 : positive('warmup', values.warmup, quick ? 0.25 : 1, false),
+    retries: values.retries === '0' ? 0 : positive('retries', values.retries, 2, true),
+    quietWait: values['quiet-wait'] === '0' ? 0 : positive('quiet-wait', values['quiet-wait'], quick ? 5 : 20, false),
+    quick,
+    pin: values['no-pin'] !== true,
+    startupRoutes: positive('startup-routes', values['startup-routes'], 1000, true),
+    loadScenarios: LOAD_SCENARIOS.filter((s) => loadIds.includes(s.id)),
+    startup: selected.includes('startup'),
+    servers: [...new Set(servers)],
+  };
+}
+
+function setUpPinning(enabled: boolean): Pinning {
+  const cpus = os.availableParallelism();
+  if (!enabled) return { serverCpu: null, loadCpu: null, note: 'no CPU pinning (--no-pin)' };
+  if (cpus < 2) return { serverCpu: null, loadCpu: null, note: 'no CPU pinning (one CPU)' };
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return { serverCpu: null, loadCpu: null, note: 'no CPU pinning (taskset not available)' };
+  }
+  const serverCpu = cpus - 1;
+  return { serverCpu, loadCpu: 0, note: `load generator pinned to CPU 0, servers to CPU ${serverCpu} (taskset)` };
+}
+
+function versionOf(pkg: string): string {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require(`${pkg}/package.json`) as { version: string }).version;
+  } catch {
+    try {
+      const dir = path.dirname(require.resolve(pkg));
+      for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+        const file = path.join(d, 'package.json');
+        if (fs.existsSync(file)) {
+          const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+          if (json.name === pkg) return json.version ?? '?';
+        }
+      }
+    } catch {
+      /* not installed */
+    }
+    return 'not found';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (s: string) => process.stderr.write(s + '\n');
+const rotate = <T>(arr: T[], by: number): T[] => arr.map((_, i) => arr[(i + by) % arr.length]!);
+
+/** Waits for the machine to be quiet before a measured round (see --quiet-wait). */
+async function settle(opts: Options, what: string): Promise<void> {
+  if (opts.quietWait <= 0) return;
+  const waited = await waitForQuiet(opts.quietWait * 1000);
+  if (waited >= 1000) log(`  ${what}: waited ${(waited / 1000).toFixed(1)} s for other processes to calm down`);
+}
+
+async function startChild(server: string, fillers: number, mode: 'serve' | 'startup', pinning: Pinning) {
+  const port = await freePort(HOST);
+  const child = new ServerChild({ server, module: SERVER_MODULES[server]!, port, host: HOST, fillers, mode }, pinning);
+  return { child, port };
+}
+
+async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<LoadSummary[]> {
+  const children = new Map<string, { child: ServerChild; port: number }>();
+  for (const server of opts.servers) {
+    const { child, port } = await startChild(server, DEFAULT_FILLERS, 'serve', pinning);
+    try {
+      const msg = await child.waitFor(['ready', 'load-error', 'start-error'], 60_000);
+      if (msg.type === 'ready') {
+        children.set(server, { child, port });
+        log(`started ${server} (pid ${child.proc.pid}, port ${port}) in ${msg.startupMs.toFixed(0)} ms`);
+      } else {
+        const what = msg.type === 'load-error' ? 'its module failed to load' : 'it failed to start';
+        log(`skipping ${server}: ${what}:\n  ${msg.message.replace(/\n/g, '\n  ')}`);
+        skipped.push({ server, scenario: 'all', reason: `${what}: ${msg.message}` });
+        await child.stop();
+      }
+    } catch (err) {
+      log(`skipping ${server}: ${(err as Error).message}`);
+      skipped.push({ server, scenario: 'all', reason: (err as Error).message });
+      await child.stop();
+    }
+  }
+
+  const summaries: LoadSummary[] = [];
+  try {
+    for (const scenario of opts.loadScenarios) {
+      log(`\n== ${scenario.number}. ${scenario.title}`);
+      const servers: string[] = [];
+      for (const [server, { port }] of children) {
+        try {
+          await checkScenario(scenario.id, port, HOST, DEFAULT_FILLERS);
+          servers.push(server);
+        } catch (err) {
+          log(`  ${server}: check failed, not measured: ${(err as Error).message}`);
+          skipped.push({ server, scenario: scenario.id, reason: `check failed: ${(err as Error).message}` });
+        }
+      }
+      if (servers.length === 0) continue;
+
+      const load = { host: HOST, connections: opts.connections };
+      if (opts.warmup > 0) {
+        for (const server of servers) {
+          const { child, port } = children.get(server)!;
+          if (child.alive) await measure(child, scenario, { ...load, port, duration: opts.warmup });
+        }
+      }
+
+      const rounds = new Map<string, RunResult[]>(servers.map((s) => [s, []]));
+      for (let r = 0; r < opts.rounds; r++) {
+        for (const server of rotate(servers, r)) {
+          const { child, port } = children.get(server)!;
+          if (!child.alive) continue;
+          await sleep(200);
+          try {
+            await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
+            let res = await measure(child, scenario, { ...load, port, duration: opts.duration });
+            for (let retry = 1; retry <= opts.retries && res.otherCpuShare > CONTENDED && child.alive; retry++) {
+              log(
+                `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} disturbed: other processes used ` +
+                  `${(res.otherCpuShare * 100).toFixed(0)}% of a core; again (${retry}/${opts.retries})`,
+              );
+              await sleep(1000);
+              await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
+              const again = await measure(child, scenario, { ...load, port, duration: opts.duration });
+              if (!(again.otherCpuShare >= res.otherCpuShare)) res = again;
+            }
+            rounds.get(server)!.push(res);
+            const warn = res.non2xx + res.errors + res.timeouts > 0 ? `  [${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts]` : '';
+            const other = Number.isFinite(res.otherCpuShare) ? `, others ${(res.otherCpuShare * 100).toFixed(0)}%` : '';
+            log(
+              `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} ${Math.round(res.rps).toLocaleString('en-US').padStart(8)} req/s` +
+                `  p99 ${res.latencyP99Ms.toFixed(1).padStart(5)} ms  ${res.cpuUsPerReq.toFixed(1).padStart(6)} µs CPU/req` +
+                `  (server ${(res.serverCpuShare * 100).toFixed(0)}%, loadgen ${(res.loadCpuShare * 100).toFixed(0)}%${other} of a core)${warn}`,
+            );
+          } catch (err) {
+            log(`  round ${r + 1} ${server}: failed: ${(err as Error).message}`);
+            skipped.push({ server, scenario: scenario.id, reason: `round ${r + 1} failed: ${(err as Error).message}` });
+          }
+        }
+      }
+      for (const [server, results] of rounds) {
+        if (results.length > 0) summaries.push(summariseLoad(scenario.id, server, results));
+      }
+    }
+  } finally {
+    await Promise.all([...children.values()].map(({ child }) => child.stop()));
+  }
+  return summaries;
+}
+
+async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<StartupSummary[]> {
+  const fillers = Math.max(0, opts.startupRoutes - SCENARIO_ROUTES);
+  log(`\n== 6. startup with ${opts.startupRoutes} routes (${opts.rounds} fresh process(es) per server)`);
+  const samples = new Map<string, StartupSample[]>(opts.servers.map((s) => [s, []]));
+  const failed = new Set<string>(skipped.filter((s) => s.scenario === 'all').map((s) => s.server));
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const server of rotate(opts.servers, r)) {
+      if (failed.has(server)) continue;
+      await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
+      const { child } = await startChild(server, fillers, 'startup', pinning);
+      try {
+        const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);
+        if (msg.type === 'startup') {
+          samples.get(server)!.push(msg);
+          log(
+            `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} listening after ${msg.startupMs.toFixed(1).padStart(6)} ms` +
+              `  (CPU ${msg.cpuMs.toFixed(0)} ms)  heap ${(msg.heapUsed / 1048576).toFixed(1)} MB`,
+          );
+        } else {
+          failed.add(server);
+          skipped.push({ server, scenario: 'startup', reason: msg.message });
+          log(`  ${server}: ${msg.type}: ${msg.message.split('\n')[0]}`);
+        }
+      } catch (err) {
+        failed.add(server);
+        skipped.push({ server, scenario: 'startup', reason: (err as Error).message });
+        log(`  ${server}: ${(err as Error).message}`);
+      } finally {
+        await child.stop(5000);
+      }
+    }
+  }
+  return [...samples]
+    .filter(([, s]) => s.length > 0)
+    .map(([server, s]) => summariseStartup(server, opts.startupRoutes, s));
+}
+
+async function main(): Promise<void> {
+  let opts: Options;
+  try {
+    opts = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  installCleanup();
+  const cpuCount = os.availableParallelism(); // before pinning narrows it to one
+  const pinning = setUpPinning(opts.pin);
+  log(`Tern bench: ${opts.servers.join(', ')}; ${pinning.note}`);
+  log(
+    `${opts.rounds} round(s) × ${opts.duration} s, ${opts.connections} connections, ${opts.warmup} s warm-up` +
+      (opts.quick ? ' (quick mode)' : ''),
+  );
+
+  const skipped: Skip[] = [];
+  const load = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : [];
+  const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
+
+  const date = new Date().toISOString();
+  const report: Report = {
+    date,
+    meta: {
+      node: process.version,
+      cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+      cpus: cpuCount,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      pinning: pinning.note,
+      options: {
+        duration: opts.duration,
+        rounds: opts.rounds,
+        connections: opts.connections,
+        warmup: opts.warmup,
+        retries: opts.retries,
+        quietWait: opts.quietWait,
+        quick: opts.quick,
+      },
+      versions: Object.fromEntries(
+        ['@tern/core', 'fastify', 'express', '@nestjs/core', 'autocannon', 'class-validator'].map((p) => [p, versionOf(p)]),
+      ),
+    },
+    load,
+    startup,
+    skipped,
+    targets: evaluateTargets(load, startup),
+  };
+
+  const markdown = toMarkdown(report);
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const jsonFile = path.join(RESULTS_DIR, `${date.replace(/:/g, '-')}.json`);
+  fs.writeFileSync(jsonFile, JSON.stringify(report, null, 2) + '\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown + '\n');
+  process.stdout.write('\n' + markdown + '\n');
+  log(`results: ${path.relative(process.cwd(), jsonFile)} and ${path.relative(process.cwd(), path.join(RESULTS_DIR, 'latest.md'))}`);
+}
+
+main()
+  .then(() => {
+    killAll();
+    process.exit(0);
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    killAll();
+    process.exit(1);
+  });

@@ -1,0 +1,78 @@
+/**
+ * Fastify 5 as shipped: no logger, body validated by a JSON schema (Ajv, compiled at startup),
+ * path parameters typed by a params schema (id coerced to an integer, slug checked by pattern).
+ * No response schemas: every server serialises with JSON.stringify-equivalent code paths, and
+ * Tern has no response serialiser to compare against (see docs/performance.md).
+ */
+import Fastify from 'fastify';
+import { itemSchema } from '../shared/item-schema';
+import { MW_USER, SLUG_PATTERN } from '../shared/payload';
+import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
+import type { ServerOptions, StartServer } from './types';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: { id: number } | null;
+  }
+}
+
+const routeParamsSchema = {
+  type: 'object',
+  required: ['id', 'slug'],
+  properties: {
+    id: { type: 'integer' },
+    slug: { type: 'string', pattern: SLUG_PATTERN },
+  },
+} as const;
+
+export const start: StartServer = async (options: ServerOptions) => {
+  const app = Fastify({ logger: false });
+  app.decorateRequest('user', null);
+
+  const [before, after] = splitFillers(options.fillers);
+  const addFillers = (routes: FillerRoute[]) => {
+    for (const route of routes) {
+      const body = fillerBody(route);
+      app.get(colonPath(route), async () => body);
+    }
+  };
+
+  addFillers(before);
+
+  app.get('/', async () => ({ hello: 'world' }));
+
+  app.get<{ Params: { id: number; slug: string } }>(
+    '/users/:id/posts/:slug',
+    { schema: { params: routeParamsSchema } },
+    async (req) => ({ id: req.params.id, slug: req.params.slug }),
+  );
+
+  let nextId = 0;
+  app.post<{ Body: Record<string, unknown> }>('/items', { schema: { body: itemSchema } }, async (req, reply) => {
+    reply.code(201);
+    return { id: ++nextId, ...req.body };
+  });
+
+  app.get(
+    '/mw',
+    {
+      preHandler: [
+        async (_req, reply) => {
+          reply.header('x-mw-1', '1');
+        },
+        async (req) => {
+          req.user = MW_USER;
+        },
+        async (_req, reply) => {
+          reply.header('x-mw-3', '3');
+        },
+      ],
+    },
+    async (req) => ({ user: req.user!.id }),
+  );
+
+  addFillers(after);
+
+  await app.listen({ port: options.port, host: options.host });
+  return { close: () => app.close() };
+};

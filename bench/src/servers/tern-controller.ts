@@ -1,0 +1,93 @@
+/**
+ * Tern with the same routes written as decorated controllers (`registerControllers`).
+ * The filler controllers are built at runtime by applying Tern's decorators as functions,
+ * which is exactly what the `@` syntax compiles to.
+ */
+import 'reflect-metadata';
+import { Body, Controller, Get, Param, Post, Req, TernApp, UseMiddleware } from '@tern/core';
+import type { Request } from '@tern/core';
+import { ItemDto } from '../shared/item-dto';
+import { MW_USER } from '../shared/payload';
+import { FillerGroup, FillerRoute, fillerBody, splitFillers, ternSubPath } from '../shared/routes';
+import { layer1, layer2, layer3 } from './tern-middleware';
+import type { ServerOptions, StartServer } from './types';
+
+type Class = new () => object;
+
+@Controller()
+class RootController {
+  @Get('/')
+  async hello() {
+    return { hello: 'world' };
+  }
+}
+
+@Controller('/users')
+class PostsController {
+  @Get('/{id:int}/posts/{slug:slug}')
+  async post(@Param('id') id: number, @Param('slug') slug: string) {
+    return { id, slug };
+  }
+}
+
+let nextId = 0;
+
+@Controller('/items')
+class ItemsController {
+  @Post('/', { statusCode: 201 })
+  async create(@Body() item: ItemDto) {
+    return { id: ++nextId, ...item };
+  }
+}
+
+@Controller('/mw')
+class MwController {
+  @Get('/')
+  @UseMiddleware(layer1, layer2, layer3)
+  async mw(@Req() req: Request) {
+    return { user: (req.user as typeof MW_USER).id };
+  }
+}
+
+/** One controller class per filler group, its routes added as methods and decorated by hand. */
+function fillerControllers(routes: FillerRoute[], tag: string): Class[] {
+  const groups = new Map<FillerGroup, FillerRoute[]>();
+  for (const r of routes) {
+    const list = groups.get(r.group) ?? [];
+    list.push(r);
+    groups.set(r.group, list);
+  }
+  const classes: Class[] = [];
+  for (const [group, list] of groups) {
+    const cls = class {};
+    Object.defineProperty(cls, 'name', { value: `Filler_${group}_${tag}` });
+    const proto = cls.prototype as Record<string, unknown>;
+    for (const route of list) {
+      const key = `r${route.index}`;
+      const body = fillerBody(route);
+      proto[key] = async function filler() {
+        return body;
+      };
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
+      Get(ternSubPath(route))(proto, key, descriptor);
+    }
+    Controller(list[0]!.prefix)(cls);
+    classes.push(cls);
+  }
+  return classes;
+}
+
+export const start: StartServer = async (options: ServerOptions) => {
+  const app = new TernApp();
+  const [before, after] = splitFillers(options.fillers);
+  app.registerControllers([
+    ...fillerControllers(before, 'a'),
+    RootController,
+    PostsController,
+    ItemsController,
+    MwController,
+    ...fillerControllers(after, 'b'),
+  ]);
+  await app.listen({ port: options.port, host: options.host });
+  return { close: () => app.close() };
+};

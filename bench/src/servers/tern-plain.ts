@@ -1,0 +1,44 @@
+/**
+ * Tern with plain route declarations (`app.get` / `app.post`), defaults as shipped.
+ * The body is validated by the class-validator model of shared/item-dto.ts (`requestModel`).
+ */
+import 'reflect-metadata';
+import { TernApp } from '@tern/core';
+import { ItemDto } from '../shared/item-dto';
+import { MW_USER } from '../shared/payload';
+import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
+import { layer1, layer2, layer3 } from './tern-middleware';
+import type { ServerOptions, StartServer } from './types';
+
+export const start: StartServer = async (options: ServerOptions) => {
+  const app = new TernApp();
+
+  const [before, after] = splitFillers(options.fillers);
+  const addFillers = (routes: FillerRoute[]) => {
+    for (const route of routes) {
+      const body = fillerBody(route);
+      app.get(ternPath(route), async () => body);
+    }
+  };
+
+  addFillers(before);
+
+  app.get('/', async () => ({ hello: 'world' }));
+
+  app.get('/users/{id:int}/posts/{slug:slug}', async (_req, _res, { id, slug }) => ({ id, slug }));
+
+  let nextId = 0;
+  app.post('/items', { requestModel: ItemDto, statusCode: 201 }, async (req) => ({
+    id: ++nextId,
+    ...(req.body as ItemDto),
+  }));
+
+  app.get('/mw', { middleware: [layer1, layer2, layer3] }, async (req) => ({
+    user: (req.user as typeof MW_USER).id,
+  }));
+
+  addFillers(after);
+
+  await app.listen({ port: options.port, host: options.host });
+  return { close: () => app.close() };
+};
