@@ -110,8 +110,25 @@ export function parseJson(text: string, depthLimit: number): unknown {
   }
 }
 
-/** A linear scan of bracket depth outside strings; cheaper than parsing and then walking. */
+/**
+ * True when JSON nests deeper than `limit`. Nesting can never exceed the number of opening
+ * brackets, which `indexOf` counts far faster than a character loop: only a body with more
+ * brackets than the limit pays for the exact scan.
+ */
 function exceedsDepth(text: string, limit: number): boolean {
+  if (countOf(text, '{', limit) + countOf(text, '[', limit) <= limit) return false;
+  return exactDepthExceeds(text, limit);
+}
+
+/** Occurrences of `char`, counting no further than `stopAfter`. */
+function countOf(text: string, char: string, stopAfter: number): number {
+  let count = 0;
+  for (let i = text.indexOf(char); i !== -1 && count <= stopAfter; i = text.indexOf(char, i + 1)) count++;
+  return count;
+}
+
+/** A linear scan of bracket depth outside strings. */
+function exactDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
