@@ -267,19 +267,23 @@ export class RouteTable {
       }
       list.push(route);
     };
-    const explicitHead = new Set(
-      this.routes.filter((r) => r.methods.includes('HEAD')).map((r) => r.path.matcherPath),
-    );
     for (const route of this.routes) {
       for (const method of route.methods) {
         add(method, route.path.matcherPath, route);
         for (const shape of route.extraShapes ?? []) add(method, shape, route);
       }
-      // Every GET answers HEAD too, unless the path declares its own HEAD route.
-      if (route.methods.includes('GET') && !route.methods.includes('HEAD') && !explicitHead.has(route.path.matcherPath)) {
-        add('HEAD', route.path.matcherPath, route);
-      }
     }
+  }
+
+  /**
+   * Every GET answers HEAD unless a HEAD route is declared for the path: HEAD looks in its own
+   * routes first, then in GET's. Registering a HEAD copy of each GET instead would double the
+   * matcher's startup work for a method few clients send.
+   */
+  private find(method: string, path: string) {
+    let hit = this.matcher.find(method, path);
+    if (!hit && method === 'HEAD') hit = this.matcher.find('GET', path);
+    return hit;
   }
 
   /** Finds the route for a request; never throws, returns the error to answer instead. */
@@ -289,7 +293,7 @@ export class RouteTable {
     }
     let hit;
     try {
-      hit = this.matcher.find(method, path);
+      hit = this.find(method, path);
     } catch {
       hit = null;
     }
@@ -343,6 +347,7 @@ export class RouteTable {
     for (const other of this.methods) {
       if (other !== method && this.matcher.find(other, path)) allowed.push(other);
     }
+    if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
     if (allowed.length > 0) {
       allowed.sort();
       return frameworkError(405, 'TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
