@@ -248,14 +248,34 @@ export class TernApp extends RouteDeclarer {
     } else {
       routingErrors.set(req, found.error);
     }
-    (this.chain as Step)(req, res)
-      .catch((err) => this.handleError(req, res, err))
-      .then((response) => writeResponse(rawRes, response, this.closing))
-      .catch((err) => {
-        this.report(err, rawReq);
-        if (!rawRes.headersSent) rawRes.statusCode = 500;
-        rawRes.end();
-      });
+    (this.chain as Step)(req, res).then(
+      (response) => this.send(rawReq, rawRes, response),
+      (err) =>
+        this.handleError(req, res, err).then(
+          (response) => this.send(rawReq, rawRes, response),
+          (fatal) => this.abandon(rawReq, rawRes, fatal),
+        ),
+    );
+  }
+
+  /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
+  private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
+    try {
+      writeResponse(rawRes, response, this.closing);
+    } catch (err) {
+      this.abandon(rawReq, rawRes, err);
+    }
+  }
+
+  /** The last resort when even error handling failed: an empty 500, and the process lives on. */
+  private abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
+    try {
+      this.report(err, rawReq);
+    } catch {
+      // A throwing logger must not take the request down with it.
+    }
+    if (!rawRes.headersSent) rawRes.statusCode = 500;
+    rawRes.end();
   }
 
   /** Finds the exception handler for an error; its failure falls back to the plain problem. */

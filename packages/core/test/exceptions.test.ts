@@ -102,6 +102,21 @@ describe('errors and exception handlers', () => {
     expect(notAllowed.reasons).toContain('POST /users: method DELETE is not accepted');
   });
 
+  it('still answers 500 when the logger itself throws', async () => {
+    const app = new TernApp({
+      logger: {
+        error: () => {
+          throw new Error('log sink down');
+        },
+      },
+    });
+    app.get('/boom', async () => {
+      throw new Error('boom');
+    });
+    const response = await app.inject('/boom');
+    expect(response.statusCode).toBe(500);
+  });
+
   it('validates exception handler registrations', () => {
     const app = new TernApp();
     expect(() => app.addExceptionHandler(200, async (req, res) => res)).toThrow(RangeError);

@@ -169,7 +169,9 @@ async function validateBody(req: TernRequest, validator: (input: unknown) => Val
       errors: [{ path: '', message: 'request body is required' }],
     });
   }
-  const result = await validator(await req.json());
+  const pending = validator(await req.json());
+  // Compiled models answer synchronously; only the class-validator fallback returns a promise.
+  const result = pending instanceof Promise ? await pending : pending;
   if (!result.ok) {
     throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
   }
