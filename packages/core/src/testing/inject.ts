@@ -1,5 +1,13 @@
-import { inject as lightInject } from 'light-my-request';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { inject as LightInject } from 'light-my-request';
+
+let lightInject: typeof LightInject | undefined;
+
+/** light-my-request is only needed by tests: servers in production never pay to load it. */
+function loadInject(): typeof LightInject {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (lightInject ??= (require('light-my-request') as { inject: typeof LightInject }).inject);
+}
 
 /** A request made by `app.inject()`. */
 export interface InjectOptions {
@@ -28,7 +36,7 @@ export async function injectRequest(
   options: InjectOptions | string,
 ): Promise<InjectResponse> {
   const opts = typeof options === 'string' ? { url: options } : options;
-  const response = await lightInject(listener, {
+  const response = await loadInject()(listener, {
     method: (opts.method ?? 'GET') as any,
     url: opts.url,
     headers: opts.headers,
