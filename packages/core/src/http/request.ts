@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseCookie } from 'cookie';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 
 /** Case-insensitive read access to request headers. */
 export interface RequestHeaders {

@@ -11,7 +11,7 @@ import {
   type SchemaObject,
 } from 'openapi3-ts/oas31';
 import type { PathParam } from '../routing/path';
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { OperationIds, type OperationRef } from './operation-id';

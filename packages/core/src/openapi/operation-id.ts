@@ -1,4 +1,4 @@
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 import { OpenAPIDocumentError } from './errors';
 
 /** One documented operation: a route and one of its methods. */

@@ -1,7 +1,7 @@
 import { frameworkError } from '../errors';
 import type { Declaration } from '../routing/declarer';
 import { Routes } from '../routing/routes';
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 import type { OpenAPIConfig } from './config';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
 import { buildOpenAPIDocument } from './document';

@@ -1,4 +1,4 @@
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 import type { OpenAPIConfig } from './config';
 import { SecurityRequirementError } from './errors';
 import type { SecurityScheme } from './models';

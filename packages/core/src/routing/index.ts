@@ -8,7 +8,7 @@ export type { RouteConfigEntry } from './from-config';
 export type { GroupOptions } from './group';
 export { RouteConflictError } from '../errors/tern-error';
 export type { Declaration } from './declarer';
-export type { CompiledRoute } from './table';
+export type { CompiledRoute } from './compile';
 export type { PathParams } from './params';
 export type {
   Handler,

@@ -1,6 +1,6 @@
 import { UrlGenerationError } from '../errors';
 import { URLPath, type QueryValue } from '../structs';
-import type { CompiledRoute } from './table';
+import type { CompiledRoute } from './compile';
 
 /**
  * Builds the path of a named route: each path parameter through its converter's `toString`

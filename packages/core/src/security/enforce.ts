@@ -5,7 +5,7 @@
 import type { TernApp } from '../app';
 import { frameworkError, TernError, type HTTPException } from '../errors';
 import type { TernRequest } from '../http/request';
-import type { CompiledRoute } from '../routing/table';
+import type { CompiledRoute } from '../routing/compile';
 import type { Middleware } from '../routing/types';
 
 /**

@@ -1,0 +1,211 @@
+/**
+ * Declarations → compiled routes: the work `app.ready()` does once per route (prefixes, names,
+ * tags, middleware chains, request models), so a request only runs the result.
+ */
+import { compose, toResponse, type Step } from '../middleware/compose';
+import { frameworkError, TernError } from '../errors';
+import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
+import type { TernRequest } from '../http/request';
+import { compileModel, type ValidationResult } from '../validation';
+import type { Declaration } from './declarer';
+import { Group } from './group';
+import { forwardTo } from './mount';
+import { compilePath, joinPaths, type CompiledPath } from './path';
+import { Router } from './router';
+import { Routes } from './routes';
+import type { Middleware, MiddlewareEntry, NodeListener, SecurityRequirement } from './types';
+
+/** A route after `ready()`: everything a request needs, resolved once. */
+export interface CompiledRoute {
+  /** The declaration it came from. */
+  readonly route: Routes<any>;
+  /** The full path with every prefix composed, e.g. `/api/v1/users/{id:int}`. */
+  readonly rawPath: string;
+  readonly path: CompiledPath;
+  readonly methods: string[];
+  /** Full name, dotted with the names of the routers around it. */
+  readonly name?: string;
+  /** Container tags first, then the route's own, without duplicates. */
+  readonly tags: string[];
+  readonly excludeFromSchema: boolean;
+  readonly security?: SecurityRequirement[];
+  /** Container middleware (outer first) then the route's own. */
+  readonly middleware: Middleware[];
+  readonly statusCode: number;
+  /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
+  readonly internal: boolean;
+  /** Human-readable origin for error messages. */
+  readonly source: string;
+  /** Middleware, body checks, validation and handler in one function. */
+  readonly dispatch: Step;
+  /** Further matcher shapes this route serves (a mounted app also serves its bare prefix). */
+  readonly extraShapes?: string[];
+}
+
+/** Where a declaration sits: what its containers contribute. */
+interface Scope {
+  prefixes: string[];
+  middleware: Middleware[];
+  tags: string[];
+  names: string[];
+  excludeFromSchema: boolean;
+  trail: Set<Router | Group>;
+}
+
+export interface CompileOptions {
+  bodyLimit: number;
+  /** Marks the compiled routes as Tern's own. */
+  internal?: boolean;
+}
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Flattens the declaration tree into compiled routes, composing prefixes, tags, names and middleware. */
+export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions): CompiledRoute[] {
+  const out: CompiledRoute[] = [];
+  const root: Scope = { prefixes: [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
+  walk(declarations, root, options, out);
+  return out;
+}
+
+function walk(declarations: readonly Declaration[], scope: Scope, options: CompileOptions, out: CompiledRoute[]): void {
+  for (const declaration of declarations) {
+    if (declaration instanceof Routes) {
+      out.push(compileRoute(declaration, scope, options));
+    } else if (declaration instanceof Router || declaration instanceof Group) {
+      if (scope.trail.has(declaration)) {
+        throw new TernError('TERN_ROUTER_CYCLE', `A router or group is mounted inside itself (prefix '${containerPath(declaration)}').`);
+      }
+      const inner = enterContainer(declaration, scope);
+      if (declaration instanceof Group && declaration.app) out.push(compileMount(declaration.app, inner, options));
+      walk(declaration instanceof Router ? declaration.declarations : declaration.routes, inner, options, out);
+    } else {
+      throw new TernError('TERN_INVALID_DECLARATION', `Expected Routes, Router or Group, got ${describe(declaration)}.`);
+    }
+  }
+}
+
+function containerPath(container: Router | Group): string {
+  return container instanceof Router ? container.prefix : container.path;
+}
+
+function enterContainer(container: Router | Group, scope: Scope): Scope {
+  const trail = new Set(scope.trail).add(container);
+  if (container instanceof Router) {
+    return {
+      prefixes: [...scope.prefixes, container.prefix],
+      middleware: [...scope.middleware, ...container.middleware],
+      tags: [...scope.tags, ...container.tags],
+      names: container.name ? [...scope.names, container.name] : scope.names,
+      excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+      trail,
+    };
+  }
+  return {
+    ...scope,
+    prefixes: [...scope.prefixes, container.path],
+    middleware: [...scope.middleware, ...container.middleware.map((entry) => resolveEntry(entry, container.path))],
+    excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+    trail,
+  };
+}
+
+function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
+  if (typeof entry === 'function') return entry;
+  if (Array.isArray(entry) && typeof entry[0] === 'function') {
+    const built = entry[0](entry[1] ?? {}, entry[2] ?? {});
+    if (typeof built === 'function') return built;
+  }
+  throw new TernError(
+    'TERN_INVALID_MIDDLEWARE',
+    `Group '${where}': a middleware entry must be a function or [factory, args, options] whose factory returns one.`,
+  );
+}
+
+function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions): CompiledRoute {
+  const o = route.options;
+  const rawPath = joinPaths(scope.prefixes, route.path);
+  const source = `${route.methods.join(',')} ${rawPath}${o.name ? ` (name '${o.name}')` : ''}`;
+  const path = compilePath(rawPath, source);
+  if (!route.handler) {
+    throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
+  }
+  for (const method of route.methods) {
+    if (!/^[A-Z]+$/.test(method)) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: '${method}' is not an HTTP method.`);
+  }
+  const middleware = [...scope.middleware, ...(o.middleware ?? [])];
+  for (const m of middleware) {
+    if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
+  }
+  const statusCode = o.statusCode ?? 200;
+  const validator = o.requestModel ? compileModel(o.requestModel as new () => object) : undefined;
+  const handler = route.handler;
+  const { bodyLimit } = options;
+
+  const terminal: Step = async (req, res) => {
+    if (declaredLengthExceeds(req.raw, bodyLimit)) throw payloadTooLarge(bodyLimit);
+    if (validator) req.body = await validateBody(req, validator);
+    return toResponse(await handler(req, res, req.pathParams), res, 'handler', statusCode);
+  };
+
+  return {
+    route,
+    rawPath,
+    path,
+    methods: route.methods,
+    name: o.name ? [...scope.names, o.name].join('.') : undefined,
+    tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
+    excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
+    security: o.security,
+    middleware,
+    statusCode,
+    internal: options.internal === true,
+    source,
+    dispatch: compose(middleware, terminal),
+  };
+}
+
+async function validateBody(req: TernRequest, validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>): Promise<object> {
+  if (!req.hasBody) {
+    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body is required.', {
+      errors: [{ path: '', message: 'request body is required' }],
+    });
+  }
+  const pending = validator(await req.json());
+  // Compiled models answer synchronously; only the class-validator fallback returns a promise.
+  const result = pending instanceof Promise ? await pending : pending;
+  if (!result.ok) {
+    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
+  }
+  return result.value;
+}
+
+/** A Group's external app: every method, the prefix and everything below it, prefix stripped. */
+function compileMount(listener: NodeListener, scope: Scope, options: CompileOptions): CompiledRoute {
+  const prefix = joinPaths(scope.prefixes, '/');
+  const forward = forwardTo(listener, prefix);
+  const source = `Group '${prefix}' (mounted app)`;
+  const route = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, handler: forward, excludeFromSchema: true });
+  return {
+    route,
+    rawPath: route.path,
+    path: compilePath(route.path, source),
+    methods: ALL_METHODS,
+    tags: scope.tags,
+    excludeFromSchema: true,
+    middleware: scope.middleware,
+    statusCode: 200,
+    internal: options.internal === true,
+    source,
+    dispatch: compose(scope.middleware, forward),
+    // The bare prefix (no trailing slash) belongs to the mounted app too.
+    extraShapes: prefix === '/' ? [] : [compilePath(prefix, source).matcherPath],
+  };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
+  return typeof value;
+}
