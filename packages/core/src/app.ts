@@ -6,7 +6,7 @@ import { AppAlreadyReadyError, frameworkError, HTTPException, TernError, UrlGene
 import { sendProblem } from './errors/problem';
 import { TernRequest } from './http/request';
 import { TernResponse } from './http/response';
-import { createHttpServer } from './http/server';
+import { closeServer, createHttpServer } from './http/server';
 import { writeResponse } from './http/write';
 import { compose, toResponse, type Step } from './middleware/compose';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
@@ -66,6 +66,7 @@ export class TernApp extends RouteDeclarer {
   private table?: RouteTable;
   private chain?: Step;
   private closing = false;
+  private shutdown?: Promise<void>;
 
   constructor(options: TernAppOptions = {}) {
     super();
@@ -331,17 +332,20 @@ export class TernApp extends RouteDeclarer {
   }
 
   /**
-   * Stops accepting connections, lets in-flight requests finish (they are answered with
-   * `Connection: close`), closes idle keep-alive sockets, then resolves.
+   * Lets responses still being sent go out in full (waiting up to the server's `requestTimeout`
+   * for them), stops accepting connections, closes idle keep-alive sockets, lets in-flight
+   * requests finish (they are answered with `Connection: close`), then resolves. Calls made while
+   * closing share the same shutdown.
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return (this.shutdown ??= this.stopServer().finally(() => (this.shutdown = undefined)));
+  }
+
+  private async stopServer(): Promise<void> {
     const server = this.server;
     if (!server) return;
     this.closing = true;
-    await new Promise<void>((resolve, reject) => {
-      server.close((err) => (err ? reject(err) : resolve()));
-      server.closeIdleConnections();
-    });
+    await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000);
     this.server = undefined;
     this.closing = false;
   }

@@ -7,6 +7,9 @@ export interface ServerHooks {
   bodyLimit: number;
 }
 
+/** The open connections of each server createHttpServer made (see closeServer). */
+const openSockets = new WeakMap<Server, Set<Socket>>();
+
 const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
@@ -30,6 +33,13 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
     },
     hooks.listener,
   );
+
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   // Node's default always answers 400; keep the parser's 431 and 408 so clients learn why.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -72,4 +82,36 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
   });
 
   return server;
+}
+
+/**
+ * Stops accepting connections, closes idle ones and resolves once every connection has ended.
+ * Node's `closeIdleConnections()` (which `server.close()` calls) takes a connection for idle as
+ * soon as its response has ended, even while a large body is still going out to a slow reader,
+ * and destroys it mid-body. So responses still being flushed go out first (for up to
+ * `flushTimeoutMs`), and the last check and the close run in one synchronous step: no response
+ * can start flushing in between.
+ */
+export async function closeServer(server: Server, flushTimeoutMs: number): Promise<void> {
+  const deadline = Date.now() + flushTimeoutMs;
+  for (let flushing = flushingResponses(server); flushing.length > 0 && Date.now() < deadline; flushing = flushingResponses(server)) {
+    let timer: NodeJS.Timeout | undefined;
+    const sent = flushing.map((res) => new Promise((resolve) => res.once('finish', resolve).once('close', resolve)));
+    await Promise.race([Promise.all(sent), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+    clearTimeout(timer);
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    server.closeIdleConnections();
+  });
+}
+
+/** Responses that have ended but whose bytes are not all handed to the OS yet. */
+function flushingResponses(server: Server): ServerResponse[] {
+  const flushing: ServerResponse[] = [];
+  for (const socket of openSockets.get(server) ?? []) {
+    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (res?.writableEnded && !res.writableFinished) flushing.push(res);
+  }
+  return flushing;
 }
