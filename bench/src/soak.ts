@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { request } from './harness/checks';
+import { runAutocannon } from './harness/load';
 import { freePort } from './harness/children';
 import { ItemDto } from './shared/item-dto';
 import { ITEM_JSON, makeItem } from './shared/payload';
@@ -304,7 +305,7 @@ async function checkRoutes(port: number): Promise<void> {
   }
 }
 
-function runAutocannon(port: number, o: Options): Promise<autocannon.Result> {
+function driveMixedTraffic(port: number, o: Options): Promise<autocannon.Result> {
   const options = {
     url: `http://${HOST}:${port}`,
     connections: o.connections,
@@ -313,19 +314,7 @@ function runAutocannon(port: number, o: Options): Promise<autocannon.Result> {
     timeout: 10,
     requests: REQUESTS.map(({ method, path, headers, body }) => ({ method, path, headers, body })),
   } as autocannon.Options;
-  return new Promise((resolve, reject) => {
-    let finished = false;
-    const instance = autocannon(options, (err, result) => {
-      finished = true;
-      clearTimeout(watchdog);
-      if (err) reject(err);
-      else resolve(result);
-    });
-    // autocannon stops itself after `duration`; this is the safety net.
-    const watchdog = setTimeout(() => {
-      if (!finished) instance.stop();
-    }, (o.duration + 15) * 1000);
-  });
+  return runAutocannon(options, o.duration);
 }
 
 const ABORT_HEAD =
@@ -456,7 +445,7 @@ function diffCounts(now: Record<string, number>, before: Record<string, number>)
 async function runRound(name: string, child: SoakChild, port: number, o: Options, before: ServerStats): Promise<[RoundResult, ServerStats]> {
   const t0 = performance.now();
   const deadline = t0 + o.duration * 1000;
-  const [result, raw] = await Promise.all([runAutocannon(port, o), rawClients(port, o.rawClients, deadline)]);
+  const [result, raw] = await Promise.all([driveMixedTraffic(port, o), rawClients(port, o.rawClients, deadline)]);
   const loadEnd = performance.now();
 
   // The load has stopped and autocannon closed its connections; a few clients stay connected

@@ -89,7 +89,8 @@ export async function waitForQuiet(maxMs: number): Promise<number> {
   }
 }
 
-function runAutocannon(opts: autocannon.Options, duration: number): Promise<autocannon.Result> {
+/** One autocannon run with a watchdog: autocannon stops itself after `duration`; this is the safety net. */
+export function runAutocannon(opts: autocannon.Options, duration: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     let finished = false;
     const instance = autocannon(opts, (err, result) => {
