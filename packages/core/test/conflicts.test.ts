@@ -23,6 +23,13 @@ describe('route conflicts', () => {
     await expect(app.ready()).rejects.toThrow(RouteConflictError);
   });
 
+  it('name where each route was declared when it says so', async () => {
+    const app = new TernApp();
+    app.addRoute(new Routes({ path: '/x', handler: ok, declaredIn: 'routes/x/route.ts' }));
+    app.addRoute(new Routes({ path: '/x', handler: ok, declaredIn: 'LegacyController.x' }));
+    await expect(app.ready()).rejects.toThrow(/GET \/x in LegacyController\.x and GET \/x in routes\/x\/route\.ts/);
+  });
+
   it('fail for two routes with one full name', async () => {
     const app = new TernApp();
     app.get('/a', { name: 'same' }, ok);

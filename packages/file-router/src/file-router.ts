@@ -104,7 +104,7 @@ export class FileRouter implements RouteProvider {
     if (options.path !== undefined) checkRoutePath(path, `markAsRoute path '${path}' in ${file}`);
     const routeOptions = toRouteOptions(options);
     if (this.excludeFromSchema) routeOptions.excludeFromSchema = true;
-    return new Routes({ ...routeOptions, path, methods, handler });
+    return new Routes({ ...routeOptions, path, methods, handler, declaredIn: file });
   }
 }
 

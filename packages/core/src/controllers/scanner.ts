@@ -239,6 +239,7 @@ function buildRoute(input: RouteInput): Routes<any> {
 
   return new Routes({
     ...options,
+    declaredIn: where,
     path: decl.path,
     methods: decl.methods,
     handler: buildHandler(input.instance, input.fn, compiledParams, code),

@@ -125,7 +125,7 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
 function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions): CompiledRoute {
   const o = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
-  const source = `${route.methods.join(',')} ${rawPath}${o.name ? ` (name '${o.name}')` : ''}`;
+  const source = `${route.methods.join(',')} ${rawPath}${o.name ? ` (name '${o.name}')` : ''}${o.declaredIn ? ` in ${o.declaredIn}` : ''}`;
   const path = compilePath(rawPath, source);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);

@@ -5,7 +5,7 @@ import { compilePath, matchPath, type CompiledPath } from './path';
 const KNOWN_OPTIONS = new Set([
   'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode',
+  'statusCode', 'declaredIn',
 ]);
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */

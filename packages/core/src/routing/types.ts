@@ -72,6 +72,8 @@ export interface RouteOptions {
   excludeFromSchema?: boolean;
   /** The status sent when the handler returns a plain value (default 200). */
   statusCode?: number;
+  /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
+  declaredIn?: string;
   /** Anything else is kept as route metadata (`route.extra`). */
   [extra: string]: unknown;
 }
