@@ -40,9 +40,8 @@ export class TernRequest<P = Record<string, any>> {
   body?: unknown;
   /** The route that matched, or undefined when none did; app middleware sees it too. */
   route?: CompiledRoute;
-  /** A per-request bag for middleware to hand values to handlers. */
-  readonly state: Record<string, unknown> = {};
 
+  private stateBag?: Record<string, unknown>;
   private headersView?: RequestHeaders;
   private queryView?: QueryParams;
   private cookiesView?: RequestCookies;
@@ -58,6 +57,11 @@ export class TernRequest<P = Record<string, any>> {
     private readonly limits: BodyLimits,
   ) {
     this.pathParams = {} as P;
+  }
+
+  /** A per-request object for middleware to hand values to handlers (made on first use). */
+  get state(): Record<string, unknown> {
+    return (this.stateBag ??= {});
   }
 
   get method(): string {
