@@ -26,7 +26,7 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER, SLUG_RE } from '../shared/payload';
-import { FillerGroup, FillerRoute, colonSubPath, fillerBody, splitFillers } from '../shared/routes';
+import { colonSubPath, fillerBody, FillerRoute, groupFillers, splitFillers } from '../shared/routes';
 
 type RawReq = IncomingMessage & { user?: { id: number } };
 type Class = new (...args: never[]) => unknown;
@@ -104,14 +104,8 @@ class Layer3 implements NestMiddleware {
 
 /** One controller class per filler group, its routes added as methods and decorated by hand. */
 function fillerControllers(routes: FillerRoute[], tag: string): Class[] {
-  const groups = new Map<FillerGroup, FillerRoute[]>();
-  for (const r of routes) {
-    const list = groups.get(r.group) ?? [];
-    list.push(r);
-    groups.set(r.group, list);
-  }
   const classes: Class[] = [];
-  for (const [group, list] of groups) {
+  for (const [group, list] of groupFillers(routes)) {
     const cls = class {};
     Object.defineProperty(cls, 'name', { value: `Filler_${group}_${tag}` });
     const proto = cls.prototype as Record<string, unknown>;

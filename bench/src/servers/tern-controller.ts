@@ -8,7 +8,7 @@ import { Body, Controller, Get, Param, Post, Req, TernApp, UseMiddleware } from 
 import type { Request } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
-import { FillerGroup, FillerRoute, fillerBody, splitFillers, ternSubPath } from '../shared/routes';
+import { fillerBody, FillerRoute, groupFillers, splitFillers, ternSubPath } from '../shared/routes';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { ServerOptions, StartServer } from './types';
 
@@ -51,14 +51,8 @@ class MwController {
 
 /** One controller class per filler group, its routes added as methods and decorated by hand. */
 function fillerControllers(routes: FillerRoute[], tag: string): Class[] {
-  const groups = new Map<FillerGroup, FillerRoute[]>();
-  for (const r of routes) {
-    const list = groups.get(r.group) ?? [];
-    list.push(r);
-    groups.set(r.group, list);
-  }
   const classes: Class[] = [];
-  for (const [group, list] of groups) {
+  for (const [group, list] of groupFillers(routes)) {
     const cls = class {};
     Object.defineProperty(cls, 'name', { value: `Filler_${group}_${tag}` });
     const proto = cls.prototype as Record<string, unknown>;

@@ -125,3 +125,14 @@ export function exampleUrl(route: FillerRoute): string {
 export function fillerBody(route: FillerRoute): { route: number } {
   return { route: route.index };
 }
+
+/** Filler routes by group, in first-seen order: the controller servers make one class per group. */
+export function groupFillers(routes: FillerRoute[]): Map<FillerGroup, FillerRoute[]> {
+  const groups = new Map<FillerGroup, FillerRoute[]>();
+  for (const route of routes) {
+    const list = groups.get(route.group) ?? [];
+    list.push(route);
+    groups.set(route.group, list);
+  }
+  return groups;
+}
