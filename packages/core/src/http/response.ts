@@ -3,6 +3,14 @@ import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import { renderTemplate } from './templates';
 
 /**
+ * An empty header map that inherits nothing (so `constructor` or `__proto__` are plain header
+ * names), built from a prototype-less prototype: `Object.create(null)` would do the same but
+ * puts the object in V8's slow dictionary mode, which every request then pays for.
+ */
+const HeaderMap = function HeaderMap() {} as unknown as new () => Record<string, string | string[]>;
+HeaderMap.prototype = Object.create(null);
+
+/**
  * The response a handler returns. Methods only record status, headers and body; the framework
  * writes them to the socket once the middleware chain has finished, so middleware can still change
  * headers after `await next()`.
@@ -13,7 +21,7 @@ import { renderTemplate } from './templates';
 export class TernResponse {
   statusCode = 200;
   /** Header names lower-cased; a list is sent as repeated headers (e.g. Set-Cookie). */
-  readonly headers: Record<string, string | string[]> = Object.create(null);
+  readonly headers: Record<string, string | string[]> = new HeaderMap();
   body: string | Buffer | null = null;
 
   constructor(readonly raw: ServerResponse) {}

@@ -26,6 +26,16 @@ export function toResponse(result: HandlerResult | undefined, res: TernResponse,
 }
 
 /**
+ * Maps what a handler or middleware returned (a value or a promise of one) onto the response.
+ * Callers are plain functions rather than `async` ones on purpose: an async wrapper adds a
+ * promise and a resumption per layer and per request. They turn a synchronous throw into a
+ * rejection themselves, as an async function would.
+ */
+export function settle(result: HandlerResult | Promise<HandlerResult> | undefined, res: TernResponse, what: 'handler' | 'middleware', statusCode = 200): Promise<TernResponse> {
+  return Promise.resolve(result).then((value) => toResponse(value, res, what, statusCode));
+}
+
+/**
  * Wraps `inner` in the middleware list, first entry outermost. Done once per route in
  * `app.ready()`; a request only walks the finished chain.
  */
@@ -34,7 +44,15 @@ export function compose(middleware: readonly Middleware[], inner: Step): Step {
   for (let i = middleware.length - 1; i >= 0; i--) {
     const layer = middleware[i];
     const next = chain;
-    chain = async (req, res) => toResponse(await layer(req, res, () => next(req, res)), res, 'middleware');
+    chain = (req, res) => {
+      let result;
+      try {
+        result = layer(req, res, () => next(req, res));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return settle(result, res, 'middleware');
+    };
   }
   return chain;
 }

@@ -6,10 +6,12 @@
  *
  * Every predicate restates the check class-validator 0.15 performs, expression for expression;
  * formats (email, URL, UUID, ISO 8601) call class-validator's own exported checks, which wrap the
- * `validator` package, so their semantics cannot drift. `verify.ts` re-checks each compiled
+ * `validator` package, so their semantics cannot drift (e-mail addresses first meet a fast accept
+ * proven to imply validator's answer: `email.ts`). `verify.ts` re-checks each compiled
  * predicate against the real constraint at compile time.
  */
-import { isDateString, isEmail, isISO8601, isURL, isUUID } from 'class-validator';
+import { isDateString, isISO8601, isURL, isUUID } from 'class-validator';
+import { emailTest } from './email';
 
 export type Test = (value: unknown) => boolean;
 type Factory = (constraints: readonly unknown[]) => Test | undefined;
@@ -87,6 +89,7 @@ function matchesTest(pattern: unknown, modifiers: unknown): Test | undefined {
   if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
     // The decorator's own RegExp object, used exactly as validator uses it (lastIndex included).
     const re = pattern as RegExp;
+    if (isPlainStatelessRegExp(re)) return (v) => typeof v === 'string' && re.test(v);
     return (v) => typeof v === 'string' && !!v.match(re);
   }
   if (typeof pattern !== 'string') return undefined;
@@ -101,7 +104,22 @@ function matchesTest(pattern: unknown, modifiers: unknown): Test | undefined {
     return undefined; // class-validator throws per request; let it.
   }
   if (re.global || re.sticky) return (v) => typeof v === 'string' && !!v.match(new RegExp(pattern, flags));
-  return (v) => typeof v === 'string' && !!v.match(re);
+  return (v) => typeof v === 'string' && re.test(v);
+}
+
+/**
+ * For a RegExp that is neither global nor sticky, `str.match(re)` and `re.test(str)` both come
+ * down to one `RegExpExec`, and neither writes `lastIndex`: `test` answers the same without
+ * building the match array. Only for RegExps whose matching is the built-in one.
+ */
+function isPlainStatelessRegExp(re: RegExp): boolean {
+  return (
+    Object.getPrototypeOf(re) === RegExp.prototype &&
+    !re.global &&
+    !re.sticky &&
+    !Object.prototype.hasOwnProperty.call(re, 'exec') &&
+    !Object.prototype.hasOwnProperty.call(re, Symbol.match)
+  );
 }
 
 function enumTest(entity: unknown): Test | undefined {
@@ -147,7 +165,7 @@ export const NATIVE_RULES: Readonly<Record<string, Factory>> = {
   arrayNotEmpty: () => (v) => Array.isArray(v) && v.length > 0,
   arrayMinSize: ([min]) => (v) => Array.isArray(v) && v.length >= (min as number),
   arrayMaxSize: ([max]) => (v) => Array.isArray(v) && v.length <= (max as number),
-  isEmail: ([options]) => (v) => isEmail(v, options as Parameters<typeof isEmail>[1]),
+  isEmail: ([options]) => emailTest(options),
   isUrl: ([options]) => (v) => typeof v === 'string' && isURL(v, options as Parameters<typeof isURL>[1]),
   isUuid: ([version]) => (v) => isUUID(v, version as Parameters<typeof isUUID>[1]),
   isIso8601: ([options]) => (v) => isISO8601(v, options as Parameters<typeof isISO8601>[1]),
