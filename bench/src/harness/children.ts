@@ -59,8 +59,11 @@ export function freePort(host: string): Promise<number> {
 }
 
 export interface Pinning {
-  /** `taskset -c <cpu>` prefix for the server children, or null. */
-  serverCpu: number | null;
+  /**
+   * `taskset -c <cpus>` for the server children: one CPU, a CPU list such as `0-1`, or null for
+   * no taskset (children then inherit the runner's own affinity, which is CPU 0 when pinned).
+   */
+  serverCpu: number | string | null;
   loadCpu: number | null;
   note: string;
 }
