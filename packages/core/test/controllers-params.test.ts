@@ -125,6 +125,22 @@ describe('controller parameters', () => {
       expect((await app.inject('/q?page=')).statusCode).toBe(422);
     });
 
+    it('lists both failures, in parameter order, for a method of one or two parameters', async () => {
+      @Controller('/pair')
+      class Pair {
+        @Get('/one') async one(@Query('n') n: number) { return { n }; }
+        @Get('/two') async two(@Query('a') a: number, @Header('x-b') b: boolean) { return { a, b }; }
+      }
+      const app = await appWith(Pair);
+      expect((await app.inject('/pair/one?n=x')).json()).toMatchObject({ status: 422, errors: [{ path: 'n' }] });
+      const both = await app.inject({ url: '/pair/two?a=x', headers: { 'x-b': 'maybe' } });
+      expect(both.statusCode).toBe(422);
+      expect(both.json().errors.map((e: { path: string }) => e.path)).toEqual(['a', 'x-b']);
+      const second = await app.inject({ url: '/pair/two?a=1', headers: { 'x-b': 'maybe' } });
+      expect(second.json().errors.map((e: { path: string }) => e.path)).toEqual(['x-b']);
+      expect((await app.inject({ url: '/pair/two?a=2', headers: { 'x-b': 'true' } })).json()).toEqual({ a: 2, b: true });
+    });
+
     it('reads headers case-insensitively and cookies by name, converting them', async () => {
       const app = await appWith(Q);
       const response = await app.inject({ url: '/q/headers', headers: { 'x-page': '4', 'user-agent': 'jest', cookie: 'session=abc; n=5' } });

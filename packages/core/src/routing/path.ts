@@ -90,7 +90,7 @@ export function compilePath(raw: string, where: string): CompiledPath {
     if (isPath && index !== segments.length - 1) {
       throw new InvalidRouteError(`${where}: a {${name}:path} parameter must be the last segment of '${raw}'.`);
     }
-    const param: PathParam = { name, converterName, convertor, pattern: new RegExp(`^(?:${convertor.regex})$`) };
+    const param: PathParam = { name, converterName, convertor, pattern: anchored(convertor.regex) };
     params.push(param);
     parts.push('/', param);
     matcherSegments.push(isPath ? '*' : `:p${params.length - 1}`);
@@ -98,14 +98,30 @@ export function compilePath(raw: string, where: string): CompiledPath {
     regexSegments.push(isPath ? '(.*)' : '([^/]+)');
   });
 
+  const regexSource = `^/${regexSegments.join('/')}$`;
+  let regex: RegExp | undefined;
   return {
     raw,
     parts,
     params,
     matcherPath: `/${matcherSegments.join('/')}`,
     conflictKey: `/${keySegments.join('/')}`,
-    regex: new RegExp(`^/${regexSegments.join('/')}$`),
+    // Only `route.match` and debug explanations use it: built on first use, not for every route at startup.
+    get regex() {
+      return (regex ??= new RegExp(regexSource));
+    },
   };
+}
+
+/**
+ * `^(?:regex)$` for a converter's pattern, one RegExp per distinct pattern: every `{id:int}` of
+ * every route shares one. Safe to share because it has no `g` or `y` flag, so `test` keeps no state.
+ */
+const anchoredPatterns = new Map<string, RegExp>();
+function anchored(source: string): RegExp {
+  let re = anchoredPatterns.get(source);
+  if (!re) anchoredPatterns.set(source, (re = new RegExp(`^(?:${source})$`)));
+  return re;
 }
 
 function escapeRegex(text: string): string {
