@@ -7,7 +7,7 @@
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import { frameworkError, TernError } from '../errors';
 import type { TernResponse } from '../http/response';
-import { compilePath, joinPaths } from '../routing/path';
+import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { Router } from '../routing/router';
 import { Routes } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
@@ -112,9 +112,12 @@ function scanController(entry: ControllerEntry): Router {
     }
     const fn = instance[method.key];
     if (typeof fn !== 'function') throw new TernError('TERN_CONTROLLER_INVALID', `${where} is declared as a route but the instance has no such method.`);
-    const params = orderedParams(where, method, fn);
+    const types = reflectedParamTypes(method.owner, method.key);
+    const params = orderedParams(where, method, fn, types);
     for (const decl of declared.routes) {
-      router.addRoute(buildRoute({ where, prefix, decl, method, fn, instance, params, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated }));
+      router.addRoute(
+        buildRoute({ where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated }),
+      );
       count++;
     }
   }
@@ -125,8 +128,12 @@ function scanController(entry: ControllerEntry): Router {
 }
 
 /** The method's parameter declarations by position, with their reflected types; every position must be decorated. */
-function orderedParams(where: string, method: DeclaredMethod, fn: Function): Array<{ meta: ParamMeta; type: Function | undefined }> {
-  const types = reflectedParamTypes(method.owner, method.key);
+function orderedParams(
+  where: string,
+  method: DeclaredMethod,
+  fn: Function,
+  types: Function[] | undefined,
+): Array<{ meta: ParamMeta; type: Function | undefined }> {
   const byIndex = new Map<number, ParamMeta>();
   for (const param of method.params) {
     const other = byIndex.get(param.index);
@@ -181,6 +188,8 @@ interface RouteInput {
   fn: Function;
   instance: object;
   params: Array<{ meta: ParamMeta; type: Function | undefined }>;
+  /** TypeScript emitted `design:paramtypes` for the method. */
+  typesKnown: boolean;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string };
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema>;
@@ -195,12 +204,14 @@ function buildRoute(input: RouteInput): Routes<any> {
   } = decl.options;
 
   const fullPath = joinPaths([prefix], decl.path);
-  const compiled = compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`);
+  // The path is compiled with the other routes; here only its parameter names are needed (a
+  // malformed path is compiled now, for the error that says what is wrong with it).
+  const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
   const context = {
     where,
     path: fullPath,
-    pathParams: new Set(compiled.params.map((p) => p.name)),
-    typesKnown: reflectedParamTypes(input.method.owner, input.method.key) !== undefined,
+    pathParams: new Set(names),
+    typesKnown: input.typesKnown,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
 

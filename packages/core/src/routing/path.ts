@@ -50,6 +50,21 @@ function withLeadingSlash(path: string): string {
   return path.startsWith('/') ? path : `/${path}`;
 }
 
+/**
+ * The parameter names of a route pattern without compiling it, or undefined when a segment is not
+ * a well-formed parameter (`compilePath` then says what is wrong).
+ */
+export function pathParamNames(raw: string): string[] | undefined {
+  const names: string[] = [];
+  for (const segment of raw.split('/')) {
+    if (!segment.includes('{') && !segment.includes('}')) continue;
+    const m = PARAM.exec(segment);
+    if (!m) return undefined;
+    names.push(m[1]);
+  }
+  return names;
+}
+
 /** Parses and validates a route pattern; unknown converters and misplaced parameters fail startup. */
 export function compilePath(raw: string, where: string): CompiledPath {
   if (!raw.startsWith('/')) throw new InvalidRouteError(`${where}: path '${raw}' must start with '/'.`);
