@@ -85,6 +85,24 @@ describe('middleware', () => {
     expect(response.json()).toMatchObject({ status: 500, title: 'Internal Server Error', detail: 'Internal Server Error' });
   });
 
+  it('accepts middleware and handlers that are not async, throwing or returning', async () => {
+    const app = new TernApp({ logger: false });
+    const plain = ((req: any, res: any, next: any) => next()) as unknown as Middleware;
+    const throwing = (() => {
+      throw new Error('sync failure');
+    }) as unknown as Middleware;
+    app.get('/sync', { middleware: [plain] }, ((req: any, res: any) => res.json({ sync: true })) as any);
+    app.get('/value', { middleware: [plain] }, (() => ({ plain: 'value' })) as any);
+    app.get('/throws', { middleware: [throwing] }, async () => ({}));
+    app.get('/handler-throws', (() => {
+      throw new Error('sync handler failure');
+    }) as any);
+    expect((await app.inject('/sync')).json()).toEqual({ sync: true });
+    expect((await app.inject('/value')).json()).toEqual({ plain: 'value' });
+    expect((await app.inject('/throws')).statusCode).toBe(500);
+    expect((await app.inject('/handler-throws')).statusCode).toBe(500);
+  });
+
   it('lets middleware change headers after the handler ran', async () => {
     const app = new TernApp();
     app.addMiddleware(async (req, res, next) => (await next()).setHeader('x-powered-by', 'tern'));

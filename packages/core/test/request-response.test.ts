@@ -54,6 +54,17 @@ describe('response members', () => {
     expect(response.cookies.map((c) => [c.name, c.value])).toEqual([['a', '1'], ['b', '2']]);
   });
 
+  it('treats header names that are Object.prototype members as plain names', async () => {
+    const app = new TernApp();
+    app.get('/h', async (req, res) => {
+      const inherited = [res.getHeader('constructor'), res.getHeader('toString'), res.getHeader('__proto__')];
+      return res.setHeader('constructor', 'c').setHeader('__proto__', 'p').json({ inherited });
+    });
+    const response = await app.inject('/h');
+    expect(response.json()).toEqual({ inherited: [null, null, null] });
+    expect(response.headers.constructor).toBe('c');
+  });
+
   it('sends an empty 204 for res.json(null, 204)', async () => {
     const app = new TernApp();
     app.delete('/r', async (req, res) => res.json(null, 204));
