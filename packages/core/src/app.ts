@@ -8,7 +8,7 @@ import { TernRequest } from './http/request';
 import { TernResponse } from './http/response';
 import { closeServer, createHttpServer } from './http/server';
 import { writeResponse } from './http/write';
-import { compose, toResponse, type Step } from './middleware/compose';
+import { compose, invoke, type Step } from './middleware/compose';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { validateSecurityRequirements } from './openapi/security';
@@ -289,7 +289,7 @@ export class TernApp extends RouteDeclarer {
     }
     if (handler) {
       try {
-        return toResponse(await handler(req, res, err), res, 'handler');
+        return await invoke(handler, req, res, err, 'handler');
       } catch (handlerError) {
         this.report(handlerError, req.raw);
         return sendProblem(req, res, handlerError, this.config.debug);

@@ -291,30 +291,10 @@ function buildHandler(instance: object, fn: Function, params: CompiledParam[], s
         }
       : (args) => fn.apply(instance, args);
   const n = params.length;
-  const resolvers = params.map((p) => p.resolve);
-  const sync = !params.some((p) => p.async);
-  // Methods with up to two synchronous parameters (most of them) get their arguments passed
-  // directly: no argument array, no loop over resolvers, no `apply`.
-  if (statusCode !== 204 && sync && n <= 2) {
-    if (n === 0) return () => fn.call(instance);
-    const [first, second] = resolvers;
-    if (n === 1) {
-      return (req, res) => {
-        const a = first(req, res);
-        if (a instanceof ParamFailure) throw toProblem([a]);
-        return fn.call(instance, a);
-      };
-    }
-    return (req, res) => {
-      const a = first(req, res);
-      const b = second(req, res);
-      if (a instanceof ParamFailure || b instanceof ParamFailure) throw toProblem([a, b].filter((v) => v instanceof ParamFailure));
-      return fn.call(instance, a, b);
-    };
-  }
   if (n === 0) return (_req, res) => call([], res);
 
-  if (sync) {
+  const resolvers = params.map((p) => p.resolve);
+  if (!params.some((p) => p.async)) {
     return (req, res) => {
       const args = new Array(n);
       let failures: ParamFailure[] | undefined;

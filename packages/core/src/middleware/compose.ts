@@ -26,12 +26,25 @@ export function toResponse(result: HandlerResult | undefined, res: TernResponse,
 }
 
 /**
- * Maps what a handler or middleware returned (a value or a promise of one) onto the response.
- * Callers are plain functions rather than `async` ones on purpose: an async wrapper adds a
- * promise and a resumption per layer and per request. They turn a synchronous throw into a
- * rejection themselves, as an async function would.
+ * Calls a handler or middleware with `(req, res, third)` and maps what it returns (a value or a
+ * promise of one) onto the response. A plain function rather than an `async` one on purpose: an
+ * async wrapper would add a promise and a resumption per layer and per request. A synchronous
+ * throw becomes a rejection, as it would from an async function.
  */
-export function settle(result: HandlerResult | Promise<HandlerResult> | undefined, res: TernResponse, what: 'handler' | 'middleware', statusCode = 200): Promise<TernResponse> {
+export function invoke<T>(
+  fn: (req: TernRequest, res: TernResponse, third: T) => HandlerResult | Promise<HandlerResult> | undefined,
+  req: TernRequest,
+  res: TernResponse,
+  third: T,
+  what: 'handler' | 'middleware',
+  statusCode = 200,
+): Promise<TernResponse> {
+  let result;
+  try {
+    result = fn(req, res, third);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return Promise.resolve(result).then((value) => toResponse(value, res, what, statusCode));
 }
 
@@ -44,15 +57,7 @@ export function compose(middleware: readonly Middleware[], inner: Step): Step {
   for (let i = middleware.length - 1; i >= 0; i--) {
     const layer = middleware[i];
     const next = chain;
-    chain = (req, res) => {
-      let result;
-      try {
-        result = layer(req, res, () => next(req, res));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return settle(result, res, 'middleware');
-    };
+    chain = (req, res) => invoke(layer, req, res, () => next(req, res), 'middleware');
   }
   return chain;
 }

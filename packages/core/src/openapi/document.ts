@@ -151,7 +151,7 @@ function pathParameters(route: CompiledRoute, names: string[]): ParameterObject[
 /** The converter's declared schema; a custom one without it is a string with its pattern. */
 function converterSchema(param: PathParam): SchemaObject {
   const declared = param.convertor.openapi;
-  if (declared && typeof declared === 'object') return cloneJson(declared) as SchemaObject;
+  if (declared && typeof declared === 'object') return structuredClone(declared) as SchemaObject;
   return { type: 'string', pattern: `^(?:${param.convertor.regex})$` };
 }
 
@@ -163,7 +163,7 @@ function extraParameters(parameters: unknown, where: string): ParameterObject[] 
     if (typeof p !== 'object' || p === null || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
       throw invalid(`${where}: parameters[${index}] needs a string 'name' and 'in' set to query, header, path or cookie.`);
     }
-    const copy = cloneJson(p) as ParameterObject;
+    const copy = structuredClone(p) as ParameterObject;
     if (copy.in === 'path') copy.required = true;
     return copy;
   });
@@ -267,24 +267,6 @@ function widenPathParameters(operation: OperationObject, route: CompiledRoute, n
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
-}
-
-/**
- * A deep copy of JSON-like data (plain objects and arrays), so the document never shares objects
- * with route options or converters. `structuredClone` does the same through V8's serializer at
- * several times the cost, paid for every path parameter of every route at startup.
- */
-function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (value === null || typeof value !== 'object' || !isPlain(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const copy = cloneJson((value as Record<string, unknown>)[key]);
-    // An own `__proto__` key stays a key; assigning it would replace the copy's prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
-    else out[key] = copy;
-  }
-  return out;
 }
 
 function freeName(base: string, taken: Set<string>): string {

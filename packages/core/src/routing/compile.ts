@@ -2,7 +2,7 @@
  * Declarations → compiled routes: the work `app.ready()` does once per route (prefixes, names,
  * tags, middleware chains, request models), so a request only runs the result.
  */
-import { compose, settle, toResponse, type Step } from '../middleware/compose';
+import { compose, invoke, type Step } from '../middleware/compose';
 import { frameworkError, TernError } from '../errors';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
 import type { TernRequest } from '../http/request';
@@ -142,23 +142,15 @@ function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions)
   const handler = route.handler;
   const { bodyLimit } = options;
 
-  // Two shapes so a route without a model runs no `async` layer of its own (see `settle`).
-  const terminal: Step = validator
-    ? async (req, res) => {
-        if (declaredLengthExceeds(req.raw, bodyLimit)) throw payloadTooLarge(bodyLimit);
-        req.body = await validateBody(req, validator);
-        return toResponse(await handler(req, res, req.pathParams), res, 'handler', statusCode);
-      }
-    : (req, res) => {
-        if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
-        let result;
-        try {
-          result = handler(req, res, req.pathParams);
-        } catch (err) {
-          return Promise.reject(err);
-        }
-        return settle(result, res, 'handler', statusCode);
-      };
+  // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
+  const terminal: Step = (req, res) => {
+    if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
+    if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
+    return validateBody(req, validator).then((body) => {
+      req.body = body;
+      return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
+    });
+  };
 
   return {
     route,

@@ -34,8 +34,7 @@ export function isCommonEmail(value: string): boolean {
 /** The predicate for `@IsEmail(options)`: the fast accept only applies without options. */
 export function emailTest(options: unknown): Test {
   const typed = options as Parameters<typeof isEmail>[1];
-  if (options !== undefined && !(typeof options === 'object' && options !== null && Object.keys(options).length === 0)) {
-    return (v) => isEmail(v, typed);
-  }
+  const defaults = options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).length === 0);
+  if (!defaults) return (v) => isEmail(v, typed);
   return (v) => typeof v === 'string' && (isCommonEmail(v) || isEmail(v, typed));
 }
