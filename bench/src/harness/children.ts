@@ -58,6 +58,31 @@ export function freePort(host: string): Promise<number> {
   });
 }
 
+/**
+ * A server child idles while the others are measured (half a minute and more in a full run).
+ * V8's memory reducer then runs a memory-reducing GC, which can discard optimised code whose
+ * maps died meanwhile: seen with Node's own `process.nextTick`, re-optimised afterwards into code
+ * that cost up to ~3.5 µs more per request, for the rest of the process's life, in whichever
+ * server it happened to. That is a lottery on idle timing, not a property of the server under
+ * load, so every serving child runs without it (the same for every framework). Pass
+ * `--memory-reducer` through TERN_BENCH_NODE_ARGS to see the effect.
+ */
+const SERVE_NODE_ARGS = ['--no-memory-reducer'];
+
+/**
+ * Extra Node flags for some server children, for profiling one of them inside a full run:
+ * `TERN_BENCH_NODE_ARGS='tern-controller=--cpu-prof --cpu-prof-dir=/tmp/prof'` (several
+ * `server=flags` pairs separated by `;`). The runner itself never gets them.
+ */
+function extraNodeArgs(server: string): string[] {
+  const spec = process.env.TERN_BENCH_NODE_ARGS ?? '';
+  for (const pair of spec.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq !== -1 && pair.slice(0, eq).trim() === server) return pair.slice(eq + 1).trim().split(/\s+/).filter(Boolean);
+  }
+  return [];
+}
+
 export interface Pinning {
   /**
    * `taskset -c <cpus>` for the server children: one CPU, a CPU list such as `0-1`, or null for
@@ -76,7 +101,13 @@ export class ServerChild {
 
   constructor(readonly config: ChildConfig, pinning: Pinning) {
     const entry = path.join(__dirname, '..', 'child.js');
-    const nodeArgs = ['--expose-gc', entry, JSON.stringify(config)];
+    const nodeArgs = [
+      '--expose-gc',
+      ...(config.mode === 'serve' ? SERVE_NODE_ARGS : []),
+      ...extraNodeArgs(config.server),
+      entry,
+      JSON.stringify(config),
+    ];
     const env = { ...process.env, NODE_ENV: 'production' };
     const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
     this.proc =
