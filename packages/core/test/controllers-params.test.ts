@@ -15,6 +15,7 @@ import {
   type Request,
   type Response,
 } from '@tern/core';
+import { IsInt, Min } from 'class-validator';
 
 async function appWith(...controllers: Array<Function | object>): Promise<TernApp> {
   const app = new TernApp({ logger: false });
@@ -167,6 +168,40 @@ describe('controller parameters', () => {
         { name: 'x-trace', in: 'header', required: false, schema: { type: 'string' } },
         { name: 'theme', in: 'cookie', required: false, schema: { type: 'string' } },
       ]);
+    });
+
+    it('documents a 422 exactly for the operations whose parameters can answer one', async () => {
+      class Filter {
+        @IsInt() @Min(1) page!: number;
+      }
+      @Controller('/v')
+      class V {
+        @Get('/number') async num(@Query('page') page: number) { return { page }; }
+        @Get('/header') async header(@Header('x-retries') retries: boolean) { return { retries }; }
+        @Get('/cookie') async cookie(@Cookie('since') since: Date) { return { since }; }
+        @Get('/path/{id}') async path(@Param('id') id: number) { return { id }; }
+        @Get('/model') async model(@Query() filter: Filter) { return filter; }
+        @Get('/strings') async strings(@Query('q') q: string, @Query('ids') ids: string[], @Header('x-raw') raw: unknown) { return { q, ids, raw }; }
+        @Get('/none') async none() { return {}; }
+      }
+      const app = await appWith(V);
+      const document = (await app.inject('/openapi.json')).json();
+      const responsesOf = (path: string) => Object.keys(document.paths[path].get.responses);
+      for (const path of ['/v/number', '/v/header', '/v/cookie', '/v/path/{id}', '/v/model']) {
+        expect([path, responsesOf(path)]).toEqual([path, ['200', '422']]);
+        expect(document.paths[path].get.responses['422'].content['application/problem+json'].schema).toEqual({
+          $ref: '#/components/schemas/ValidationProblem',
+        });
+      }
+      expect(responsesOf('/v/strings')).toEqual(['200']);
+      expect(responsesOf('/v/none')).toEqual(['200']);
+      // What the document promises is what the routes answer.
+      expect((await app.inject('/v/number?page=x')).statusCode).toBe(422);
+      expect((await app.inject({ url: '/v/header', headers: { 'x-retries': 'often' } })).statusCode).toBe(422);
+      expect((await app.inject({ url: '/v/cookie', headers: { cookie: 'since=later' } })).statusCode).toBe(422);
+      expect((await app.inject('/v/path/x')).statusCode).toBe(422);
+      expect((await app.inject('/v/model?page=0')).statusCode).toBe(422);
+      expect((await app.inject({ url: '/v/strings?q=1&ids=2', headers: { 'x-raw': '3' } })).statusCode).toBe(200);
     });
   });
 

@@ -31,6 +31,8 @@ export interface CompiledParam {
   requestModel?: Function;
   /** Query, header and cookie parameters for the OpenAPI document. */
   openapi: ParameterObject[];
+  /** The resolver can answer a ParamFailure (a 422), so the document lists one. */
+  canFail: boolean;
 }
 
 /** What the scanner knows about the method a parameter belongs to. */
@@ -53,6 +55,8 @@ interface Scalar {
   /** `must be a number`, completing `<name> must be …`. */
   expected: string;
   schema: SchemaObject;
+  /** Every value converts (string, unknown): such a parameter never causes a 422. */
+  total?: true;
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -67,7 +71,7 @@ function calendarDay(iso: string): boolean {
 }
 
 const SCALARS = new Map<Function, Scalar>([
-  [String, { convert: (v) => (typeof v === 'string' ? v : String(v)), expected: 'be a string', schema: { type: 'string' } }],
+  [String, { convert: (v) => (typeof v === 'string' ? v : String(v)), expected: 'be a string', schema: { type: 'string' }, total: true }],
   [
     Number,
     {
@@ -108,7 +112,7 @@ const SCALARS = new Map<Function, Scalar>([
     },
   ],
   // `any`, `unknown`, unions and interfaces reflect as Object: the value is passed as it comes.
-  [Object, { convert: (v) => v, expected: '', schema: {} }],
+  [Object, { convert: (v) => v, expected: '', schema: {}, total: true }],
 ]);
 
 const WHERE: Record<'param' | 'query' | 'header' | 'cookie', string> = {
@@ -154,7 +158,7 @@ export function compileParam(meta: ParamMeta, type: Function | undefined, ctx: P
 }
 
 function plain(resolve: ParamResolver): CompiledParam {
-  return { resolve, async: false, openapi: [] };
+  return { resolve, async: false, openapi: [], canFail: false };
 }
 
 /** The model class of `@Body()` / `@Query()`: given explicitly, or the reflected type. */
@@ -191,7 +195,7 @@ function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext,
 function compileBody(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
   const model = modelOf(meta, type, ctx, 'the body');
   // The core validates the body into `req.body` before the handler runs (the route's requestModel).
-  return { resolve: (req) => req.body, async: false, requestModel: model, openapi: [] };
+  return { resolve: (req) => req.body, async: false, requestModel: model, openapi: [], canFail: false };
 }
 
 /** `@Param(name)`, `@Query(name)`, `@Header(name)`, `@Cookie(name)`. */
@@ -218,6 +222,7 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
       },
       async: false,
       openapi: [{ name, in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true }],
+      canFail: false,
     };
   }
 
@@ -261,7 +266,7 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
       break;
   }
   const openapi: ParameterObject[] = source === 'param' ? [] : [{ name, in: source, required: false, schema: { ...scalar.schema } }];
-  return { resolve, async: false, openapi };
+  return { resolve, async: false, openapi, canFail: scalar.total !== true };
 }
 
 /**
@@ -304,7 +309,7 @@ function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: Par
     const result = validate(input);
     return result instanceof Promise ? result.then((r) => finish(r, failures)) : finish(result, failures);
   };
-  return { resolve, async: true, openapi: queryModelParameters(model) };
+  return { resolve, async: true, openapi: queryModelParameters(model), canFail: true };
 }
 
 interface QueryField {

@@ -8,6 +8,7 @@ import type { ParameterObject } from 'openapi3-ts/oas31';
 import { frameworkError, TernError } from '../errors';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
+import { markChecksInput } from '../openapi/input-checks';
 import { Router } from '../routing/router';
 import { Routes } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
@@ -248,13 +249,15 @@ function buildRoute(input: RouteInput): Routes<any> {
   };
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 
-  return new Routes({
+  const route = new Routes({
     ...options,
     declaredIn: where,
     path: decl.path,
     methods: decl.methods,
     handler: buildHandler(input.instance, input.fn, compiledParams, code),
   });
+  if (compiledParams.some((p) => p.canFail)) markChecksInput(route);
+  return route;
 }
 
 function mergeResponses(...levels: Array<Record<number, ResponseSchema> | undefined>): Record<number, ResponseSchema> | undefined {

@@ -14,6 +14,7 @@ import type { PathParam } from '../routing/path';
 import type { CompiledRoute } from '../routing/compile';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
+import { checksInput } from './input-checks';
 import { OperationIds, type OperationRef } from './operation-id';
 import { SchemaRegistry } from './schema';
 import { validateSecurityRequirements } from './security';
@@ -206,7 +207,9 @@ function responses(route: CompiledRoute, where: string, context: BuildContext): 
     out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
-  if (out['422'] === undefined && (options.requestModel !== undefined || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)))) {
+  const rejectsInput =
+    options.requestModel !== undefined || checksInput(route.route) || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName));
+  if (out['422'] === undefined && rejectsInput) {
     const ref: ReferenceObject = { $ref: '' };
     context.problemRefs.push(ref);
     out['422'] = { description: 'Validation Error', content: { 'application/problem+json': { schema: ref } } };
