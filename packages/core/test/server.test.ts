@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { inject } from 'light-my-request';
 import { MakeConfig, TernApp } from '@tern/core';
 
@@ -175,4 +175,47 @@ describe('app.handler', () => {
     const response = await inject(app.handler, { url: '/x' });
     expect(JSON.parse(response.body)).toEqual({ x: 1 });
   });
+});
+
+describe('close() and responses written on the raw Node response', () => {
+  it('closes the keep-alive connection of a response a handler streamed itself, once it ends', async () => {
+    // keepAliveTimeout is a minute: a close() that waited for it would outlive the test.
+    const app = new TernApp({ server: { keepAliveTimeout: 60_000 }, logger: false });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    app.get('/stream', async (req, res) => {
+      res.raw.writeHead(200, { 'content-type': 'text/plain' });
+      res.raw.write('first,');
+      await gate;
+      res.raw.end('last');
+      return res;
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      let socketClosed!: Promise<void>;
+      const body = new Promise<string>((resolve, reject) => {
+        const req = request(`${address}/stream`, { agent }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(text));
+        });
+        req.on('socket', (socket) => (socketClosed = new Promise((resolve) => socket.once('close', () => resolve()))));
+        req.on('error', reject).end();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      let closeResolved = false;
+      const closing = app.close().then(() => (closeResolved = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(closeResolved).toBe(false); // the stream is still going
+      release();
+      expect(await body).toBe('first,last');
+      await closing;
+      await socketClosed; // the server ended the idle keep-alive connection
+    } finally {
+      agent.destroy();
+      release();
+      await app.close();
+    }
+  }, 10_000);
 });

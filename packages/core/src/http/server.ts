@@ -100,10 +100,25 @@ export async function closeServer(server: Server, flushTimeoutMs: number): Promi
     await Promise.race([Promise.all(sent), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
     clearTimeout(timer);
   }
-  await new Promise<void>((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
-    server.closeIdleConnections();
-  });
+  // A response Tern writes while closing says `Connection: close`, which ends its connection. One
+  // a handler wrote on the raw response itself (a stream, a mounted app) does not: its
+  // keep-alive connection would hold close() up until keepAliveTimeout. Close each connection
+  // as soon as its response has gone out instead.
+  const closeWhenSent = (res: ServerResponse) => res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+  const onRequest = (_req: unknown, res: ServerResponse) => closeWhenSent(res);
+  for (const socket of openSockets.get(server) ?? []) {
+    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (res && !res.writableFinished) closeWhenSent(res);
+  }
+  server.on('request', onRequest);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeIdleConnections();
+    });
+  } finally {
+    server.off('request', onRequest);
+  }
 }
 
 /** Responses that have ended but whose bytes are not all handed to the OS yet. */
