@@ -297,7 +297,28 @@ function buildHandler(instance: object, fn: Function, params: CompiledParam[], s
   if (n === 0) return (_req, res) => call([], res);
 
   const resolvers = params.map((p) => p.resolve);
-  if (!params.some((p) => p.async)) {
+  const sync = !params.some((p) => p.async);
+  // Most methods take one or two parameters: called directly, they cost what a plain handler
+  // costs (no argument array, no apply), which the route benchmark can tell apart (~3%).
+  if (sync && statusCode !== 204 && n <= 2) {
+    const [first, second] = resolvers;
+    if (n === 1) {
+      return (req, res) => {
+        const a = first(req, res);
+        if (a instanceof ParamFailure) throw toProblem([a]);
+        return fn.call(instance, a);
+      };
+    }
+    return (req, res) => {
+      const a = first(req, res);
+      const b = second(req, res);
+      if (a instanceof ParamFailure || b instanceof ParamFailure) {
+        throw toProblem([a, b].filter((v): v is ParamFailure => v instanceof ParamFailure));
+      }
+      return fn.call(instance, a, b);
+    };
+  }
+  if (sync) {
     return (req, res) => {
       const args = new Array(n);
       let failures: ParamFailure[] | undefined;
