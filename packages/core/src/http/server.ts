@@ -45,7 +45,7 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A request already being answered cannot get a second status line; one still waiting
     // for its body (a slow client) can still be told 408, as Node's default handler does.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    const inFlight = responseOn(socket);
     if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
@@ -107,7 +107,7 @@ export async function closeServer(server: Server, flushTimeoutMs: number): Promi
   const closeWhenSent = (res: ServerResponse) => res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
   const onRequest = (_req: unknown, res: ServerResponse) => closeWhenSent(res);
   for (const socket of openSockets.get(server) ?? []) {
-    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const res = responseOn(socket);
     if (res && !res.writableFinished) closeWhenSent(res);
   }
   server.on('request', onRequest);
@@ -125,8 +125,13 @@ export async function closeServer(server: Server, flushTimeoutMs: number): Promi
 function flushingResponses(server: Server): ServerResponse[] {
   const flushing: ServerResponse[] = [];
   for (const socket of openSockets.get(server) ?? []) {
-    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const res = responseOn(socket);
     if (res?.writableEnded && !res.writableFinished) flushing.push(res);
   }
   return flushing;
+}
+
+/** The response a socket is currently answering: Node keeps it as `_httpMessage`, not public API. */
+function responseOn(socket: Socket): ServerResponse | null | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
 }
