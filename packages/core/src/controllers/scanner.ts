@@ -294,7 +294,7 @@ function buildHandler(instance: object, fn: Function, params: CompiledParam[], s
         }
       : (args) => fn.apply(instance, args);
   const n = params.length;
-  if (n === 0) return (_req, res) => call([], res);
+  if (n === 0) return statusCode === 204 ? (_req, res) => call([], res) : () => fn.call(instance);
 
   const resolvers = params.map((p) => p.resolve);
   const sync = !params.some((p) => p.async);
