@@ -11,7 +11,7 @@ import {
   groupByProperty,
   transformerFacts,
   validationMetadatas,
-  ValidationTypes,
+  validationTypes,
   type ValidationMeta,
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
@@ -148,22 +148,23 @@ function propertyPlan(
   const others: Check[] = [];
   let nested: NestedRule | undefined;
   let nestedCount = 0;
+  const kinds = validationTypes();
   for (const meta of metas) {
     if (meta.groups && meta.groups.length > 0) unsupported.push(`${where}: validation groups`);
     switch (meta.type) {
-      case ValidationTypes.WHITELIST:
+      case kinds.WHITELIST:
         break;
-      case ValidationTypes.CONDITIONAL_VALIDATION:
+      case kinds.CONDITIONAL_VALIDATION:
         conditions.push(isOptionalCondition(meta) ? PRESENT : (meta.constraints[0] as Condition));
         break;
-      case ValidationTypes.NESTED_VALIDATION:
+      case kinds.NESTED_VALIDATION:
         nestedCount++;
         nested = { message: (value) => failureMessage(meta, undefined, meta.target, value), expected };
         break;
-      case ValidationTypes.IS_DEFINED:
-      case ValidationTypes.CUSTOM_VALIDATION: {
+      case kinds.IS_DEFINED:
+      case kinds.CUSTOM_VALIDATION: {
         const check = compileCheck(meta, where, unsupported);
-        if (check) (meta.type === ValidationTypes.IS_DEFINED ? defined : others).push(check);
+        if (check) (meta.type === kinds.IS_DEFINED ? defined : others).push(check);
         break;
       }
       default:

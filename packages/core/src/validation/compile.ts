@@ -8,6 +8,7 @@ import { compileFallback } from './fallback';
 import { nativeReasons, planFor, reachablePlans } from './analyse';
 import type { Run } from './plan';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
+import { plainObjectPlan } from './transform';
 import {
   isObjectBody,
   notAnObjectIssue,
@@ -52,6 +53,7 @@ export function compileModel<T extends object>(
 
   // Every class the model can reach is compiled now, so a request never pays for it.
   for (const reached of reachablePlans(plan)) ensureCompiled(reached);
+  ensureCompiled(plainObjectPlan());
   const { whitelist, forbidNonWhitelisted, maxDepth } = resolved;
   const native = (input: unknown): ValidationResult<T> | Promise<ValidationResult<T>> => {
     if (!isObjectBody(input)) return failure([notAnObjectIssue()]);

@@ -19,7 +19,7 @@
  *   and display names are off.
  * `email.test.ts` checks the implication by property tests against validator.
  */
-import { isEmail } from 'class-validator';
+import { classValidator } from './libraries';
 import type { Test } from './rules';
 
 const COMMON_ADDRESS = /^[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
@@ -33,6 +33,7 @@ export function isCommonEmail(value: string): boolean {
 
 /** The predicate for `@IsEmail(options)`: the fast accept only applies without options. */
 export function emailTest(options: unknown): Test {
+  const { isEmail } = classValidator();
   const typed = options as Parameters<typeof isEmail>[1];
   const defaults = options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).length === 0);
   if (!defaults) return (v) => isEmail(v, typed);

@@ -3,8 +3,8 @@
  * for any model the compiler cannot run natively (custom constraints, async rules, groups,
  * @Transform…). Slower, but correct by definition: it is what the native path imitates.
  */
-import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
+import { classTransformer, classValidator } from './libraries';
 import {
   isObjectBody,
   notAnObjectIssue,
@@ -44,6 +44,8 @@ export function compileFallback<T extends object>(
   model: new (...args: any[]) => T,
   options: ResolvedOptions,
 ): (input: unknown) => Promise<ValidationResult<T>> {
+  const { plainToInstance } = classTransformer();
+  const { validate } = classValidator();
   const validatorOptions = {
     whitelist: options.whitelist,
     forbidNonWhitelisted: options.forbidNonWhitelisted,

@@ -2,25 +2,24 @@
  * The only place that reads class-validator's and class-transformer's metadata stores, so a
  * change in either library's internals is handled (or detected) here.
  */
-import { getMetadataStorage, ValidationTypes, type MetadataStorage } from 'class-validator';
+import type { MetadataStorage, ValidationTypes } from 'class-validator';
 import type { TypeMetadata } from 'class-transformer';
-import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import { classTransformerStorage, classValidator } from './libraries';
 
 export type ValidationMeta = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 export type ConstraintMeta = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];
-export { ValidationTypes };
 
-// class-transformer keeps its decorator metadata in this module-level singleton and does not
-// re-export it from the package root; the package has no `exports` map, so the path is stable.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transformer = require('class-transformer/cjs/storage').defaultMetadataStorage as TransformerStorage;
+/** class-validator's names for the kinds of metadata it records (`customValidation`, …). */
+export function validationTypes(): typeof ValidationTypes {
+  return classValidator().ValidationTypes;
+}
 
 /**
  * The rules class-validator applies to an instance of `cls`, own first, then inherited: the same
  * call its executor makes (no groups requested, so every rule applies).
  */
 export function validationMetadatas(cls: Function): ValidationMeta[] {
-  return getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  return classValidator().getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
 }
 
 /**
@@ -34,7 +33,7 @@ export function groupByProperty(metas: ValidationMeta[]): Array<[string, Validat
 }
 
 export function constraintsOf(meta: ValidationMeta): ConstraintMeta[] {
-  return getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls);
+  return classValidator().getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls);
 }
 
 /** Ancestors as class-transformer computes them (nearest first). */
@@ -63,6 +62,7 @@ export interface TransformerFacts {
 export function transformerFacts(cls: Function): TransformerFacts {
   const unsupported: string[] = [];
   const types = new Map<string, TypeMetadata>();
+  const transformer = classTransformerStorage();
   const internals = transformer as unknown as TransformerInternals;
   // Enumerating every decorated property needs the private maps; if a release renames them we
   // cannot tell what is decorated, so every model falls back rather than guess.

@@ -10,7 +10,8 @@
  * proven to imply validator's answer: `email.ts`). `verify.ts` re-checks each compiled
  * predicate against the real constraint at compile time.
  */
-import { isDateString, isISO8601, isURL, isUUID } from 'class-validator';
+import type { isDateString, isISO8601, isURL, isUUID } from 'class-validator';
+import { classValidator } from './libraries';
 import { emailTest } from './email';
 
 export type Test = (value: unknown) => boolean;
@@ -166,8 +167,20 @@ export const NATIVE_RULES: Readonly<Record<string, Factory>> = {
   arrayMinSize: ([min]) => (v) => Array.isArray(v) && v.length >= (min as number),
   arrayMaxSize: ([max]) => (v) => Array.isArray(v) && v.length <= (max as number),
   isEmail: ([options]) => emailTest(options),
-  isUrl: ([options]) => (v) => typeof v === 'string' && isURL(v, options as Parameters<typeof isURL>[1]),
-  isUuid: ([version]) => (v) => isUUID(v, version as Parameters<typeof isUUID>[1]),
-  isIso8601: ([options]) => (v) => isISO8601(v, options as Parameters<typeof isISO8601>[1]),
-  isDateString: ([options]) => (v) => isDateString(v, options as Parameters<typeof isDateString>[1]),
+  isUrl: ([options]) => {
+    const { isURL: test } = classValidator();
+    return (v) => typeof v === 'string' && test(v, options as Parameters<typeof isURL>[1]);
+  },
+  isUuid: ([version]) => {
+    const { isUUID: test } = classValidator();
+    return (v) => test(v, version as Parameters<typeof isUUID>[1]);
+  },
+  isIso8601: ([options]) => {
+    const { isISO8601: test } = classValidator();
+    return (v) => test(v, options as Parameters<typeof isISO8601>[1]);
+  },
+  isDateString: ([options]) => {
+    const { isDateString: test } = classValidator();
+    return (v) => test(v, options as Parameters<typeof isDateString>[1]);
+  },
 };

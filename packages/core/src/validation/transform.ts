@@ -12,8 +12,16 @@ import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
 
 type Conversion = 'string' | 'number' | 'boolean' | 'date';
 
-/** Where untyped objects go: class-transformer copies them into a fresh `{}`. */
-const PLAIN = planFor(Object);
+let plainObjects: ClassPlan | undefined;
+
+/**
+ * Where untyped objects go: class-transformer copies them into a fresh `{}`. Analysed when the
+ * first model is compiled (`compileModel` compiles it with the model), not when Tern loads:
+ * analysing reads class-validator's metadata, which an app without models never loads.
+ */
+export function plainObjectPlan(): ClassPlan {
+  return (plainObjects ??= planFor(Object));
+}
 
 /**
  * class-transformer's rule for one key of `source` while building `out`: it skips `__proto__`,
@@ -77,7 +85,7 @@ export function plain(value: object, depth: number, maxDepth: number): unknown {
   // `constructor` key makes it guess wrong (and usually throw): reproduce that on the fallback.
   const ctor = (value as { constructor?: unknown }).constructor;
   if (ctor !== Object && ctor !== undefined) throw NEEDS_FALLBACK;
-  return ensureCompiled(PLAIN).build!(value, depth, maxDepth);
+  return ensureCompiled(plainObjectPlan()).build!(value, depth, maxDepth);
 }
 
 /** An array where a class is expected: class-transformer converts each element to the class. */

@@ -1,17 +1,9 @@
 import 'reflect-metadata';
-import { getMetadataStorage, ValidationTypes, type MetadataStorage as ValidatorStorage } from 'class-validator';
-import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import type { MetadataStorage as ValidatorStorage } from 'class-validator';
+import { classTransformerStorage, classValidator } from '../../validation/libraries';
 
 /** class-validator does not export this class from its index; its storage method returns it. */
 export type ValidationMetadata = ReturnType<ValidatorStorage['getTargetValidationMetadatas']>[number];
-
-/**
- * class-transformer keeps `@Type()` metadata in a singleton its index does not export. This is
- * the CommonJS module its decorators write to (the package's `main`); the path has no typings,
- * hence `require` plus the type from its declaration file.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transformer = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerStorage };
 
 /** Everything the schema builder needs to know about one property of a model. */
 export interface PropertyMetadata {
@@ -34,7 +26,7 @@ export interface PropertyMetadata {
  * knows about are returned: with `whitelist` the others never reach a handler.
  */
 export function readProperties(model: Function): PropertyMetadata[] {
-  const storage = getMetadataStorage();
+  const storage = classValidator().getMetadataStorage();
   // `always: true` keeps rules that belong to validation groups; the schema shows every field.
   const all = storage.getTargetValidationMetadatas(model, '', true, false);
   const byName = new Map<string, ValidationMetadata[]>();
@@ -49,12 +41,11 @@ export function readProperties(model: Function): PropertyMetadata[] {
 }
 
 function describe(model: Function, name: string, metas: ValidationMetadata[]): PropertyMetadata {
-  const conditions = metas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+  const types = classValidator().ValidationTypes;
+  const conditions = metas.filter((m) => m.type === types.CONDITIONAL_VALIDATION);
   return {
     name,
-    validators: metas.filter(
-      (m) => m.type === ValidationTypes.CUSTOM_VALIDATION || m.type === ValidationTypes.NESTED_VALIDATION,
-    ),
+    validators: metas.filter((m) => m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION),
     optional: conditions.length > 0,
     nullable: conditions.some((m) => m.name === 'isOptional'),
     designType: asFunction(Reflect.getMetadata('design:type', model.prototype, name)),
@@ -91,7 +82,7 @@ function ancestry(model: Function): Function[] {
  * per object; with no object at hand it can throw, and then the design type has to do.
  */
 function declaredType(model: Function, name: string): Function | undefined {
-  const meta = transformer.defaultMetadataStorage.findTypeMetadata(model, name);
+  const meta = classTransformerStorage().findTypeMetadata(model, name);
   if (!meta) return undefined;
   try {
     return asFunction(meta.typeFunction());
