@@ -368,6 +368,16 @@ describe('request bodies and responses', () => {
     expect(paths['/c'].get.responses).toEqual({ 302: { description: 'Elsewhere' } });
   });
 
+  it('lists responses as JSON lists object keys: status codes ascending, then ranges and default as declared', async () => {
+    const app = new TernApp();
+    const responses = { default: { description: 'Other' }, 404: { description: 'Gone' }, '4XX': { description: 'Client' }, 201: { description: 'Made' } };
+    app.post('/things/{id:int}', { responses }, ok);
+    const response = await app.inject('/openapi.json');
+    const operation = JSON.parse(response.body).paths['/things/{id}'].post;
+    expect(Object.keys(operation.responses)).toEqual(['201', '404', '422', 'default', '4XX']);
+    expect(operation.responses['201']).toEqual({ description: 'Made' });
+  });
+
   it('keeps a declared 422 and documents none where nothing can fail', async () => {
     const app = new TernApp();
     app.get('/a/{id:int}', { responses: { 422: { description: 'Mine' } } }, ok);

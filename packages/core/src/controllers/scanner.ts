@@ -9,6 +9,7 @@ import { frameworkError, TernError } from '../errors';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { markChecksInput } from '../openapi/input-checks';
+import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
 import { Routes } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
@@ -173,7 +174,7 @@ function securityOf(where: string, option: SecurityRequirement[] | undefined, le
 }
 
 function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Record<number, ResponseSchema> {
-  const out: Record<number, ResponseSchema> = {};
+  const out: Record<number, ResponseSchema> = statusKeyed<ResponseSchema>();
   for (const [status, schema] of list) {
     if (status in out) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has two @ApiResponse(${status}, …) declarations; keep one.`);
     out[status] = schema;
@@ -261,7 +262,7 @@ function buildRoute(input: RouteInput): Routes<any> {
 }
 
 function mergeResponses(...levels: Array<Record<number, ResponseSchema> | undefined>): Record<number, ResponseSchema> | undefined {
-  const out: Record<number, ResponseSchema> = Object.assign({}, ...levels.filter(Boolean));
+  const out: Record<number, ResponseSchema> = Object.assign(statusKeyed<ResponseSchema>(), ...levels.filter(Boolean));
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

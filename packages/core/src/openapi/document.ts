@@ -17,6 +17,7 @@ import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
 import { OperationIds, type OperationRef } from './operation-id';
 import { SchemaRegistry } from './schema';
+import { statusKeyed } from './status-keyed';
 import { validateSecurityRequirements } from './security';
 
 /** The OpenAPI version of the documents Tern writes. */
@@ -194,7 +195,7 @@ function responses(route: CompiledRoute, where: string, context: BuildContext): 
   if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
     throw invalid(`${where}: responses must map status codes to schemas.`);
   }
-  const out: ResponsesObject = {};
+  const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
   for (const [status, shape] of Object.entries(declared)) {
     if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
