@@ -173,7 +173,8 @@ function securityOf(where: string, option: SecurityRequirement[] | undefined, le
   return [...(option ?? []), ...level.security];
 }
 
-function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Record<number, ResponseSchema> {
+function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Record<number, ResponseSchema> | undefined {
+  if (list.length === 0) return undefined;
   const out: Record<number, ResponseSchema> = statusKeyed<ResponseSchema>();
   for (const [status, schema] of list) {
     if (status in out) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has two @ApiResponse(${status}, …) declarations; keep one.`);
@@ -194,7 +195,7 @@ interface RouteInput {
   typesKnown: boolean;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string };
   classSecurity: SecurityRequirement[] | undefined;
-  classResponses: Record<number, ResponseSchema>;
+  classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
 }
 
@@ -262,8 +263,8 @@ function buildRoute(input: RouteInput): Routes<any> {
 }
 
 function mergeResponses(...levels: Array<Record<number, ResponseSchema> | undefined>): Record<number, ResponseSchema> | undefined {
-  const out: Record<number, ResponseSchema> = Object.assign(statusKeyed<ResponseSchema>(), ...levels.filter(Boolean));
-  return Object.keys(out).length > 0 ? out : undefined;
+  const declared = levels.filter((level) => level !== undefined && Object.keys(level).length > 0);
+  return declared.length > 0 ? Object.assign(statusKeyed<ResponseSchema>(), ...declared) : undefined;
 }
 
 /** Declared `parameters` first; generated ones only for names the declared list does not cover. */
