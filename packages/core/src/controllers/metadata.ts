@@ -73,29 +73,37 @@ export interface ParamMeta {
 
 const CONTROLLER = 'tern:controller';
 const CLASS_LEVEL = 'tern:controller:class';
-const METHOD_NAMES = 'tern:controller:methods';
-const METHOD = 'tern:controller:method';
-const PARAMS = 'tern:controller:params';
+const METHODS = 'tern:controller:methods';
+
+/** What the decorators recorded on one method of one prototype. */
+interface MethodRecord {
+  /** Absent while only parameter decorators ran. */
+  meta?: MethodMeta;
+  params: ParamMeta[];
+}
 
 function emptyLevel(): LevelMeta {
   return { security: [], public: false, middleware: [], tags: [], responses: [], deprecated: false, excludeFromSchema: false };
 }
 
 /** The object stored under `key` on exactly this target (never an inherited one), created on first use. */
-function own<T>(key: string, target: object, property: string | symbol | undefined, create: () => T): T {
-  const existing =
-    property === undefined ? Reflect.getOwnMetadata(key, target) : Reflect.getOwnMetadata(key, target, property);
+function own<T>(key: string, target: object, create: () => T): T {
+  const existing = Reflect.getOwnMetadata(key, target);
   if (existing !== undefined) return existing as T;
   const created = create();
-  if (property === undefined) Reflect.defineMetadata(key, created, target);
-  else Reflect.defineMetadata(key, created, target, property);
+  Reflect.defineMetadata(key, created, target);
   return created;
 }
 
-/** Remembers that a method of `proto` carries controller metadata, so the scanner can list it. */
-function noteMethod(proto: object, method: string | symbol): void {
-  const names = own<Array<string | symbol>>(METHOD_NAMES, proto, undefined, () => []);
-  if (!names.includes(method)) names.push(method);
+/**
+ * The record of one decorated method. A prototype keeps one map of them, in the order their first
+ * decorator ran: one metadata lookup per decorator, and the scanner lists a class's methods from it.
+ */
+function methodRecord(proto: object, method: string | symbol): MethodRecord {
+  const records = own(METHODS, proto, () => new Map<string | symbol, MethodRecord>());
+  let record = records.get(method);
+  if (!record) records.set(method, (record = { params: [] }));
+  return record;
 }
 
 export function setControllerMeta(cls: Function, meta: ControllerMeta): void {
@@ -109,7 +117,7 @@ export function getControllerMeta(cls: Function): ControllerMeta | undefined {
 
 /** Class-level metadata for writing; created on first use. */
 export function classLevel(cls: Function): LevelMeta {
-  return own(CLASS_LEVEL, cls, undefined, emptyLevel);
+  return own(CLASS_LEVEL, cls, emptyLevel);
 }
 
 export function getClassLevel(cls: Function): LevelMeta {
@@ -118,14 +126,13 @@ export function getClassLevel(cls: Function): LevelMeta {
 
 /** Method-level metadata for writing; created on first use. */
 export function methodMeta(proto: object, method: string | symbol): MethodMeta {
-  noteMethod(proto, method);
-  return own<MethodMeta>(METHOD, proto, method, () => ({ ...emptyLevel(), routes: [] }));
+  const record = methodRecord(proto, method);
+  return (record.meta ??= { ...emptyLevel(), routes: [] });
 }
 
 /** Parameter metadata for writing; created on first use. */
 export function paramList(proto: object, method: string | symbol): ParamMeta[] {
-  noteMethod(proto, method);
-  return own<ParamMeta[]>(PARAMS, proto, method, () => []);
+  return methodRecord(proto, method).params;
 }
 
 /** A method as declared on one prototype of the chain. */
@@ -145,16 +152,11 @@ export function declaredMethods(cls: Function): DeclaredMethod[] {
   const out: DeclaredMethod[] = [];
   const seen = new Set<string | symbol>();
   for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    const names: Array<string | symbol> = Reflect.getOwnMetadata(METHOD_NAMES, proto) ?? [];
-    for (const key of names) {
+    const records: Map<string | symbol, MethodRecord> | undefined = Reflect.getOwnMetadata(METHODS, proto);
+    for (const [key, record] of records ?? []) {
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({
-        key,
-        owner: proto,
-        meta: Reflect.getOwnMetadata(METHOD, proto, key),
-        params: Reflect.getOwnMetadata(PARAMS, proto, key) ?? [],
-      });
+      out.push({ key, owner: proto, meta: record.meta, params: record.params });
     }
   }
   return out;
