@@ -4,7 +4,7 @@
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
  *                          [--only hello,route,body,mw,controller,startup] [--servers a,b]
- *                          [--quick] [--no-pin] [--startup-routes 1000]
+ *                          [--quick] [--no-pin] [--startup-routes 1000] [--controller-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
  * are at least two); this process runs autocannon, pinned to CPU 0. Servers are interleaved
@@ -20,12 +20,15 @@ import { Pinning, ServerChild, freePort, installCleanup, killAll } from './harne
 import { CONTENDED, RunResult, measure, waitForQuiet } from './harness/load';
 import { ALL_SERVERS, SERVER_MODULES } from './harness/protocol';
 import {
+  ControllerComparison,
+  ControllerPair,
   LoadSummary,
   Report,
   Skip,
   StartupSample,
   StartupSummary,
   evaluateTargets,
+  summariseController,
   summariseLoad,
   summariseStartup,
   toMarkdown,
@@ -45,6 +48,9 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --only <list>        scenarios: hello,route,body,mw,controller,startup (or 1-6)
   --servers <list>     ${ALL_SERVERS.join(',')}
   --startup-routes <n> routes registered in the startup scenario (default 1000)
+  --controller-rounds <n>
+                       extra rounds of tern and tern-controller alone, back to back, per load
+                       scenario, for the controller comparison (default 4, quick 0; 0 = none)
   --quiet-wait <s>     before each round, wait up to this long for other processes to use
                        less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)
   --retries <n>        re-run a round up to n times when other processes took more than
@@ -64,6 +70,8 @@ interface Options {
   quick: boolean;
   pin: boolean;
   startupRoutes: number;
+  /** Extra back-to-back rounds of the two Tern servers per load scenario (scenario 5). */
+  controllerRounds: number;
   loadScenarios: LoadScenario[];
   startup: boolean;
   servers: string[];
@@ -98,6 +106,7 @@ function parseOptions(argv: string[]): Options {
       only: { type: 'string' },
       servers: { type: 'string' },
       'startup-routes': { type: 'string' },
+      'controller-rounds': { type: 'string' },
       quick: { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -143,6 +152,7 @@ function parseOptions(argv: string[]): Options {
     quick,
     pin: values['no-pin'] !== true,
     startupRoutes: positive('startup-routes', values['startup-routes'], 1000, true),
+    controllerRounds: values['controller-rounds'] === '0' ? 0 : positive('controller-rounds', values['controller-rounds'], quick ? 0 : 4, true),
     loadScenarios: LOAD_SCENARIOS.filter((s) => loadIds.includes(s.id)),
     startup: selected.includes('startup'),
     servers: [...new Set(servers)],
@@ -200,7 +210,7 @@ async function startChild(server: string, fillers: number, mode: 'serve' | 'star
   return { child, port };
 }
 
-async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<LoadSummary[]> {
+async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<{ summaries: LoadSummary[]; comparisons: ControllerComparison[] }> {
   const children = new Map<string, { child: ServerChild; port: number }>();
   for (const server of opts.servers) {
     const { child, port } = await startChild(server, DEFAULT_FILLERS, 'serve', pinning);
@@ -223,6 +233,7 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
   }
 
   const summaries: LoadSummary[] = [];
+  const comparisons: ControllerComparison[] = [];
   try {
     for (const scenario of opts.loadScenarios) {
       log(`\n== ${scenario.number}. ${scenario.title}`);
@@ -247,46 +258,74 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       }
 
       const rounds = new Map<string, RunResult[]>(servers.map((s) => [s, []]));
-      for (let r = 0; r < opts.rounds; r++) {
-        for (const server of rotate(servers, r)) {
-          const { child, port } = children.get(server)!;
-          if (!child.alive) continue;
-          await sleep(200);
-          try {
-            await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
-            let res = await measure(child, scenario, { ...load, port, duration: opts.duration });
-            for (let retry = 1; retry <= opts.retries && res.otherCpuShare > CONTENDED && child.alive; retry++) {
-              log(
-                `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} disturbed: other processes used ` +
-                  `${(res.otherCpuShare * 100).toFixed(0)}% of a core; again (${retry}/${opts.retries})`,
-              );
-              await sleep(1000);
-              await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
-              const again = await measure(child, scenario, { ...load, port, duration: opts.duration });
-              if (!(again.otherCpuShare >= res.otherCpuShare)) res = again;
-            }
-            rounds.get(server)!.push(res);
-            const warn = res.non2xx + res.errors + res.timeouts > 0 ? `  [${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts]` : '';
-            const other = Number.isFinite(res.otherCpuShare) ? `, others ${(res.otherCpuShare * 100).toFixed(0)}%` : '';
+      // Scenario 5 compares the two Tern servers round by round: each round's pair ran minutes
+      // apart at most, so slow drift of the machine cancels out of their ratio.
+      const pairs: Array<Partial<ControllerPair>> = [];
+      const measureRound = async (server: string, label: string): Promise<RunResult | undefined> => {
+        const { child, port } = children.get(server)!;
+        if (!child.alive) return undefined;
+        await sleep(200);
+        try {
+          await settle(opts, `${label} ${server}`);
+          let res = await measure(child, scenario, { ...load, port, duration: opts.duration });
+          for (let retry = 1; retry <= opts.retries && res.otherCpuShare > CONTENDED && child.alive; retry++) {
             log(
-              `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} ${Math.round(res.rps).toLocaleString('en-US').padStart(8)} req/s` +
-                `  p99 ${res.latencyP99Ms.toFixed(1).padStart(5)} ms  ${res.cpuUsPerReq.toFixed(1).padStart(6)} µs CPU/req` +
-                `  (server ${(res.serverCpuShare * 100).toFixed(0)}%, loadgen ${(res.loadCpuShare * 100).toFixed(0)}%${other} of a core)${warn}`,
+              `  ${label} ${server.padEnd(16)} disturbed: other processes used ` +
+                `${(res.otherCpuShare * 100).toFixed(0)}% of a core; again (${retry}/${opts.retries})`,
             );
-          } catch (err) {
-            log(`  round ${r + 1} ${server}: failed: ${(err as Error).message}`);
-            skipped.push({ server, scenario: scenario.id, reason: `round ${r + 1} failed: ${(err as Error).message}` });
+            await sleep(1000);
+            await settle(opts, `${label} ${server}`);
+            const again = await measure(child, scenario, { ...load, port, duration: opts.duration });
+            if (!(again.otherCpuShare >= res.otherCpuShare)) res = again;
           }
+          const warn = res.non2xx + res.errors + res.timeouts > 0 ? `  [${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts]` : '';
+          const other = Number.isFinite(res.otherCpuShare) ? `, others ${(res.otherCpuShare * 100).toFixed(0)}%` : '';
+          log(
+            `  ${label} ${server.padEnd(16)} ${Math.round(res.rps).toLocaleString('en-US').padStart(8)} req/s` +
+              `  p99 ${res.latencyP99Ms.toFixed(1).padStart(5)} ms  ${res.cpuUsPerReq.toFixed(1).padStart(6)} µs CPU/req` +
+              `  (server ${(res.serverCpuShare * 100).toFixed(0)}%, loadgen ${(res.loadCpuShare * 100).toFixed(0)}%${other} of a core)${warn}`,
+          );
+          return res;
+        } catch (err) {
+          log(`  ${label} ${server}: failed: ${(err as Error).message}`);
+          skipped.push({ server, scenario: scenario.id, reason: `${label} failed: ${(err as Error).message}` });
+          return undefined;
+        }
+      };
+      const notePair = (pair: Partial<ControllerPair>, server: string, res: RunResult | undefined) => {
+        if (server === 'tern') pair.plain = res;
+        if (server === 'tern-controller') pair.controller = res;
+      };
+
+      for (let r = 0; r < opts.rounds; r++) {
+        const pair: Partial<ControllerPair> = {};
+        for (const server of rotate(servers, r)) {
+          const res = await measureRound(server, `round ${r + 1}/${opts.rounds}`);
+          if (res) rounds.get(server)!.push(res);
+          notePair(pair, server, res);
+        }
+        pairs.push(pair);
+      }
+      if (opts.controllerRounds > 0 && servers.includes('tern') && servers.includes('tern-controller')) {
+        for (let r = 0; r < opts.controllerRounds; r++) {
+          const pair: Partial<ControllerPair> = {};
+          // Alternate which one goes first, so neither always follows the other.
+          for (const server of r % 2 === 0 ? ['tern-controller', 'tern'] : ['tern', 'tern-controller']) {
+            notePair(pair, server, await measureRound(server, `controller round ${r + 1}/${opts.controllerRounds}`));
+          }
+          pairs.push(pair);
         }
       }
       for (const [server, results] of rounds) {
         if (results.length > 0) summaries.push(summariseLoad(scenario.id, server, results));
       }
+      const complete = pairs.filter((p): p is ControllerPair => p.plain !== undefined && p.controller !== undefined);
+      if (complete.length > 0) comparisons.push(summariseController(scenario.id, complete));
     }
   } finally {
     await Promise.all([...children.values()].map(({ child }) => child.stop()));
   }
-  return summaries;
+  return { summaries, comparisons };
 }
 
 /**
@@ -357,7 +396,8 @@ async function main(): Promise<void> {
   );
 
   const skipped: Skip[] = [];
-  const load = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : [];
+  const { summaries: load, comparisons: controller } =
+    opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], comparisons: [] };
   const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
 
   const date = new Date().toISOString();
@@ -377,15 +417,17 @@ async function main(): Promise<void> {
         retries: opts.retries,
         quietWait: opts.quietWait,
         quick: opts.quick,
+        controllerRounds: opts.controllerRounds,
       },
       versions: Object.fromEntries(
         ['@tern/core', 'fastify', 'express', '@nestjs/core', 'autocannon', 'class-validator'].map((p) => [p, versionOf(p)]),
       ),
     },
     load,
+    controller,
     startup,
     skipped,
-    targets: evaluateTargets(load, startup),
+    targets: evaluateTargets(load, controller, startup),
   };
 
   const markdown = toMarkdown(report);
