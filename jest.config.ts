@@ -16,7 +16,7 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper,
   // Browser tests (*.e2e.test.ts) are part of `npm test` too: what a user sees in /docs matters.
-  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts'],
+  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts', '<rootDir>/bench/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
 };
