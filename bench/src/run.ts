@@ -24,6 +24,7 @@ import {
   ControllerPair,
   LoadSummary,
   Report,
+  RunOptions,
   Skip,
   StartupSample,
   StartupSummary,
@@ -60,18 +61,9 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --help
 `;
 
-interface Options {
-  duration: number;
-  rounds: number;
-  connections: number;
-  warmup: number;
-  retries: number;
-  quietWait: number;
-  quick: boolean;
+interface Options extends RunOptions {
   pin: boolean;
   startupRoutes: number;
-  /** Extra back-to-back rounds of the two Tern servers per load scenario (scenario 5). */
-  controllerRounds: number;
   loadScenarios: LoadScenario[];
   startup: boolean;
   servers: string[];

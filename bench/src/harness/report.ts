@@ -78,6 +78,19 @@ export interface TargetCheck {
   status: 'PASS' | 'FAIL' | 'n/a';
 }
 
+/** The measuring options a run records with its results. */
+export interface RunOptions {
+  duration: number;
+  rounds: number;
+  connections: number;
+  warmup: number;
+  retries: number;
+  quietWait: number;
+  quick: boolean;
+  /** Extra back-to-back rounds of the two Tern servers per load scenario (scenario 5). */
+  controllerRounds: number;
+}
+
 export interface Report {
   date: string;
   meta: {
@@ -86,16 +99,7 @@ export interface Report {
     cpus: number;
     memoryGiB: number;
     pinning: string;
-    options: {
-      duration: number;
-      rounds: number;
-      connections: number;
-      warmup: number;
-      retries: number;
-      quietWait: number;
-      quick: boolean;
-      controllerRounds: number;
-    };
+    options: RunOptions;
     versions: Record<string, string>;
   };
   load: LoadSummary[];
