@@ -250,8 +250,8 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       }
 
       const rounds = new Map<string, RunResult[]>(servers.map((s) => [s, []]));
-      // Scenario 5 compares the two Tern servers round by round: each round's pair ran minutes
-      // apart at most, so slow drift of the machine cancels out of their ratio.
+      // Scenario 5 compares the two Tern servers round by round: a pair runs within one round,
+      // usually one right after the other, so slow drift of the machine cancels out of its ratio.
       const pairs: Array<Partial<ControllerPair>> = [];
       const measureRound = async (server: string, label: string): Promise<RunResult | undefined> => {
         const { child, port } = children.get(server)!;
