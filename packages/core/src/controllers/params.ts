@@ -8,7 +8,7 @@ import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { SchemaRegistry } from '../openapi/schema';
 import { compileModel, type ValidationResult } from '../validation';
-import { classValidator } from '../validation/libraries';
+import { validationMetadatas } from '../validation/metadata';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
@@ -321,7 +321,7 @@ interface QueryField {
 /** The validated properties of a query model and how each converts, read once. */
 function queryFields(model: Function): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const rule of classValidator().getMetadataStorage().getTargetValidationMetadatas(model, '', true, false)) {
+  for (const rule of validationMetadatas(model)) {
     const key = rule.propertyName;
     if (fields.has(key)) continue;
     const type = reflectedPropertyType(model.prototype, key);

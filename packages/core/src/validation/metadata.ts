@@ -32,6 +32,11 @@ export function groupByProperty(metas: ValidationMeta[]): Array<[string, Validat
   return Object.keys(grouped).map((key) => [key, grouped[key]]);
 }
 
+/** class-transformer's `@Type(() => X)` record for one property, nearest declaration first. */
+export function typeMetadataOf(cls: Function, property: string): TypeMetadata | undefined {
+  return classTransformerStorage().findTypeMetadata(cls, property);
+}
+
 export function constraintsOf(meta: ValidationMeta): ConstraintMeta[] {
   return classValidator().getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls);
 }

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import type { MetadataStorage as ValidatorStorage } from 'class-validator';
-import { classTransformerStorage, classValidator } from '../../validation/libraries';
+import { typeMetadataOf, validationMetadatas, validationTypes, type ValidationMeta } from '../../validation/metadata';
 
-/** class-validator does not export this class from its index; its storage method returns it. */
-export type ValidationMetadata = ReturnType<ValidatorStorage['getTargetValidationMetadatas']>[number];
+/** One class-validator rule as its metadata store records it. */
+export type ValidationMetadata = ValidationMeta;
 
 /** Everything the schema builder needs to know about one property of a model. */
 export interface PropertyMetadata {
@@ -26,11 +25,10 @@ export interface PropertyMetadata {
  * knows about are returned: with `whitelist` the others never reach a handler.
  */
 export function readProperties(model: Function): PropertyMetadata[] {
-  const storage = classValidator().getMetadataStorage();
-  // `always: true` keeps rules that belong to validation groups; the schema shows every field.
-  const all = storage.getTargetValidationMetadatas(model, '', true, false);
+  // Rules of every validation group are included: the schema shows every field.
+  const all = validationMetadatas(model);
   const byName = new Map<string, ValidationMetadata[]>();
-  for (const name of declarationOrder(model, storage)) byName.set(name, []);
+  for (const name of declarationOrder(model)) byName.set(name, []);
   for (const meta of all) {
     if (typeof meta.target !== 'function') continue; // named schemas (registerSchema) are not classes
     const metas = byName.get(meta.propertyName);
@@ -41,7 +39,7 @@ export function readProperties(model: Function): PropertyMetadata[] {
 }
 
 function describe(model: Function, name: string, metas: ValidationMetadata[]): PropertyMetadata {
-  const types = classValidator().ValidationTypes;
+  const types = validationTypes();
   const conditions = metas.filter((m) => m.type === types.CONDITIONAL_VALIDATION);
   return {
     name,
@@ -57,10 +55,10 @@ function describe(model: Function, name: string, metas: ValidationMetadata[]): P
  * Property names in source order, root ancestor first. Decorators on one property run bottom
  * up, but properties register top to bottom, so first appearance follows the source.
  */
-function declarationOrder(model: Function, storage: ValidatorStorage): string[] {
+function declarationOrder(model: Function): string[] {
   const names = new Set<string>();
   for (const cls of ancestry(model)) {
-    for (const meta of storage.getTargetValidationMetadatas(cls, '', true, false)) {
+    for (const meta of validationMetadatas(cls)) {
       if (meta.target === cls) names.add(meta.propertyName);
     }
   }
@@ -82,7 +80,7 @@ function ancestry(model: Function): Function[] {
  * per object; with no object at hand it can throw, and then the design type has to do.
  */
 function declaredType(model: Function, name: string): Function | undefined {
-  const meta = classTransformerStorage().findTypeMetadata(model, name);
+  const meta = typeMetadataOf(model, name);
   if (!meta) return undefined;
   try {
     return asFunction(meta.typeFunction());
