@@ -2,25 +2,22 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
 import { scanControllers } from './controllers/scanner';
-import { AppAlreadyReadyError, frameworkError, HTTPException, TernError, UrlGenerationError } from './errors';
-import { sendProblem } from './errors/problem';
-import { TernRequest } from './http/request';
-import { TernResponse } from './http/response';
+import { AppAlreadyReadyError, TernError, UrlGenerationError } from './errors';
 import { closeServer, createHttpServer } from './http/server';
-import { writeResponse } from './http/write';
-import { compose, invoke, type Step } from './middleware/compose';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { validateSecurityRequirements } from './openapi/security';
+import { ExceptionHandlers, type ErrorLogger, type ExceptionHandler } from './pipeline/exceptions';
+import { RequestPipeline } from './pipeline/pipeline';
+import { serveRoutes } from './pipeline/serve';
 import { RouteDeclarer, type Declaration } from './routing/declarer';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
+import type { RouteInfo } from './routing/route-info';
 import { RouteTable } from './routing/table';
-import type { HandlerResult, Middleware } from './routing/types';
+import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
-
-/** Handles an error for a status code or an error class; returns the response to send. */
-export type ExceptionHandler<E = any> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
+import { compileModel } from './validation';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -35,7 +32,7 @@ export interface TernAppOptions {
   /** OpenAPI document and docs pages; see OpenAPIOptions. */
   openapi?: OpenAPIOptions;
   /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
-  logger?: Pick<Console, 'error'> | false;
+  logger?: ErrorLogger;
   /** Timeouts for the server `listen()` starts. */
   server?: ServerTimeouts;
 }
@@ -57,22 +54,19 @@ export class TernApp extends RouteDeclarer {
 
   private readonly appMiddleware: Middleware[] = [];
   private readonly providers: RouteProvider[] = [];
-  private readonly readyHooks: Array<(routes: readonly CompiledRoute[]) => void> = [];
-  private readonly statusHandlers = new Map<number, ExceptionHandler>();
-  private readonly classHandlers: Array<[Function, ExceptionHandler]> = [];
-  private readonly logger: Pick<Console, 'error'> | false;
+  private readonly readyHooks: Array<(routes: readonly RouteInfo[]) => void> = [];
+  private readonly exceptions: ExceptionHandlers;
   private readonly serverTimeouts: ServerTimeouts;
   private readyPromise?: Promise<void>;
-  private table?: RouteTable;
-  private chain?: Step;
-  private closing = false;
+  /** The compiled app; set only once startup fully succeeded. */
+  private compiled?: { table: RouteTable; pipeline: RequestPipeline };
   private shutdown?: Promise<void>;
 
   constructor(options: TernAppOptions = {}) {
     super();
     this.config = options.config ?? new MakeConfig();
     this.openapiConfig = new OpenAPIConfig(options.openapi);
-    this.logger = options.logger ?? console;
+    this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
     this.serverTimeouts = options.server ?? {};
   }
 
@@ -105,9 +99,9 @@ export class TernApp extends RouteDeclarer {
       if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {
         throw new RangeError(`addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
       }
-      this.statusHandlers.set(statusOrErrorClass, handler);
+      this.exceptions.addForStatus(statusOrErrorClass, handler);
     } else if (typeof statusOrErrorClass === 'function') {
-      this.classHandlers.push([statusOrErrorClass, handler]);
+      this.exceptions.addForClass(statusOrErrorClass, handler);
     } else {
       throw new TypeError('addExceptionHandler expects a status code or an error class.');
     }
@@ -160,7 +154,7 @@ export class TernApp extends RouteDeclarer {
    *   for (const route of routes) if (!route.tags.length) throw new Error(`${route.source} has no tags`);
    * });
    */
-  onReady(hook: (routes: readonly CompiledRoute[]) => void): this {
+  onReady(hook: (routes: readonly RouteInfo[]) => void): this {
     this.beforeDeclare('add a ready hook');
     this.readyHooks.push(hook);
     return this;
@@ -168,19 +162,20 @@ export class TernApp extends RouteDeclarer {
 
   private compile(): void {
     const routes = this.compileRoutes();
-    const internal = compileDeclarations(this.internalDeclarations(routes), { bodyLimit: this.config.bodyLimit, internal: true });
-    const table = new RouteTable([...routes, ...internal], {
-      maxParamLength: this.config.maxParamLength,
-      debug: this.config.debug,
+    const infos = routes.map((route) => route.info);
+    const internal = compileDeclarations(this.internalDeclarations(infos), { internal: true });
+    const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
+      bodyLimit: this.config.bodyLimit,
+      compileModel: (model) => compileModel(model as new () => object),
     });
-    for (const hook of this.readyHooks) hook(routes);
+    const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
+    for (const hook of this.readyHooks) hook(infos);
     // Published only now: an app whose startup failed must not serve requests.
-    this.chain = compose(this.appMiddleware, dispatchMatched);
-    this.table = table;
+    this.compiled = { table, pipeline: new RequestPipeline(table, this.appMiddleware, this.exceptions, this.config) };
   }
 
-  /** Tern's own routes (OpenAPI document, docs pages), built from the user's compiled routes. */
-  protected internalDeclarations(routes: CompiledRoute[]): Declaration[] {
+  /** Tern's own routes (OpenAPI document, docs pages), built from the user's routes. */
+  protected internalDeclarations(routes: readonly RouteInfo[]): Declaration[] {
     // Security requirements are checked even when no document is served: a typo fails startup.
     validateSecurityRequirements(routes, this.openapiConfig);
     return openapiDeclarations(routes, this.openapiConfig);
@@ -189,16 +184,17 @@ export class TernApp extends RouteDeclarer {
   private compileRoutes(): CompiledRoute[] {
     const declarations = [...this.declarations];
     for (const provider of this.providers) declarations.push(...provider.provide(this));
-    return compileDeclarations(declarations, { bodyLimit: this.config.bodyLimit });
+    return compileDeclarations(declarations);
   }
 
   /**
-   * Every declared route with its composed `rawPath`, `methods`, full `name` and `tags`
-   * (Tern's own docs routes excluded). Before `ready()` it compiles the declarations to answer.
+   * Every declared route (Tern's own docs routes excluded) as a read-only `RouteInfo`: its
+   * composed `rawPath`, `methods`, full `name`, `tags`, `options`. Before `ready()` it compiles
+   * the declarations to answer.
    */
-  getAllRoutes(): CompiledRoute[] {
-    const routes = this.table ? this.table.routes : this.compileRoutes();
-    return routes.filter((route) => !route.internal);
+  getAllRoutes(): RouteInfo[] {
+    const routes = this.compiled ? this.compiled.table.routes : this.compileRoutes();
+    return routes.filter((route) => !route.internal).map((route) => route.info);
   }
 
   /**
@@ -208,7 +204,7 @@ export class TernApp extends RouteDeclarer {
    * app.urlFor('v1.users.get', { id: 7, expand: 'posts' }); // '/api/v1/users/7?expand=posts'
    */
   urlFor(name: string, params: Record<string, unknown> = {}): string {
-    const route = this.table ? this.table.byName.get(name) : this.getAllRoutes().find((r) => r.name === name);
+    const route = this.compiled ? this.compiled.table.byName.get(name) : this.compileRoutes().find((r) => r.name === name && !r.internal);
     if (!route) throw new UrlGenerationError(`urlFor: no route is named '${name}'.`);
     return buildUrl(route, params);
   }
@@ -220,93 +216,19 @@ export class TernApp extends RouteDeclarer {
    * http.createServer(app.handler).listen(3000);
    */
   readonly handler = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
-    if (this.table) {
-      this.handle(rawReq, rawRes);
+    if (this.compiled) {
+      this.compiled.pipeline.handle(rawReq, rawRes);
       return;
     }
     this.ready().then(
-      () => this.handle(rawReq, rawRes),
+      () => (this.compiled as { pipeline: RequestPipeline }).pipeline.handle(rawReq, rawRes),
       (err) => {
-        this.report(err, rawReq);
+        this.exceptions.report(err, rawReq);
         rawRes.statusCode = 500;
         rawRes.end();
       },
     );
   };
-
-  private handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
-    const url = rawReq.url ?? '/';
-    const q = url.indexOf('?');
-    let path = q === -1 ? url : url.slice(0, q);
-    const search = q === -1 ? '' : url.slice(q + 1);
-    // Absolute-form targets (proxies) carry a scheme and host; only the path is routed.
-    if (path.charCodeAt(0) !== 47 /* / */) path = absoluteFormPath(path);
-    const req = new TernRequest(rawReq, path, search, this.config);
-    const res = new TernResponse(rawRes);
-    const found = path ? (this.table as RouteTable).lookup(rawReq.method as string, path) : { error: badTarget() };
-    if (found.route) {
-      req.route = found.route;
-      req.pathParams = found.params;
-    } else {
-      routingErrors.set(req, found.error);
-    }
-    (this.chain as Step)(req, res).then(
-      (response) => this.send(rawReq, rawRes, response),
-      (err) =>
-        this.handleError(req, res, err).then(
-          (response) => this.send(rawReq, rawRes, response),
-          (fatal) => this.abandon(rawReq, rawRes, fatal),
-        ),
-    );
-  }
-
-  /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
-  private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
-    try {
-      writeResponse(rawRes, response, this.closing);
-    } catch (err) {
-      this.abandon(rawReq, rawRes, err);
-    }
-  }
-
-  /** The last resort when even error handling failed: an empty 500, and the process lives on. */
-  private abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
-    try {
-      this.report(err, rawReq);
-    } catch {
-      // A throwing logger must not take the request down with it.
-    }
-    if (!rawRes.headersSent) rawRes.statusCode = 500;
-    rawRes.end();
-  }
-
-  /** Finds the exception handler for an error; its failure falls back to the plain problem. */
-  private async handleError(req: TernRequest, res: TernResponse, err: unknown): Promise<TernResponse> {
-    const handler = this.exceptionHandlerFor(err);
-    // A class handler means the app expects this error; anything else unexpected is reported.
-    if (!(err instanceof HTTPException) && !this.classHandlers.some(([errorClass]) => err instanceof errorClass)) {
-      this.report(err, req.raw);
-    }
-    if (handler) {
-      try {
-        return await invoke(handler, req, res, err, 'handler');
-      } catch (handlerError) {
-        this.report(handlerError, req.raw);
-        return sendProblem(req, res, handlerError, this.config.debug);
-      }
-    }
-    return sendProblem(req, res, err, this.config.debug);
-  }
-
-  private exceptionHandlerFor(err: unknown): ExceptionHandler | undefined {
-    for (const [errorClass, handler] of this.classHandlers) if (err instanceof errorClass) return handler;
-    const status = err instanceof HTTPException ? err.status : 500;
-    return this.statusHandlers.get(status);
-  }
-
-  private report(err: unknown, req: IncomingMessage): void {
-    if (this.logger) this.logger.error(`[tern] ${req.method} ${req.url} failed:`, err);
-  }
 
   /**
    * Starts an HTTP server; resolves to the bound address (e.g. `http://127.0.0.1:3000`).
@@ -344,10 +266,11 @@ export class TernApp extends RouteDeclarer {
   private async stopServer(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    this.closing = true;
+    const pipeline = this.compiled?.pipeline;
+    if (pipeline) pipeline.closing = true;
     await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000);
     this.server = undefined;
-    this.closing = false;
+    if (pipeline) pipeline.closing = false;
   }
 
   /**
@@ -361,22 +284,4 @@ export class TernApp extends RouteDeclarer {
     await this.ready();
     return injectRequest(this.handler, options);
   }
-}
-
-/** Routing errors found before app middleware runs, answered after it (so it can still act). */
-const routingErrors = new WeakMap<TernRequest, HTTPException>();
-
-const dispatchMatched: Step = (req, res) => {
-  const route = req.route;
-  if (route) return route.dispatch(req, res);
-  return Promise.reject(routingErrors.get(req));
-};
-
-function absoluteFormPath(target: string): string {
-  const m = /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.exec(target);
-  return m ? (m[1] ?? '/') : '';
-}
-
-function badTarget(): HTTPException {
-  return frameworkError(400, 'TERN_BAD_REQUEST_TARGET', 'The request target must be a path.');
 }

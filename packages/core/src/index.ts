@@ -1,5 +1,6 @@
 export { TernApp } from './app';
-export type { TernAppOptions, ExceptionHandler, RouteProvider } from './app';
+export type { TernAppOptions, RouteProvider } from './app';
+export type { ExceptionHandler } from './pipeline/exceptions';
 export { MakeConfig } from './config';
 export type { ServerTimeouts } from './config';
 export * from './routing';

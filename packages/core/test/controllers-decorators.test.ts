@@ -25,7 +25,7 @@ import {
   Tags,
   TernApp,
   UseMiddleware,
-  type CompiledRoute,
+  type RouteInfo,
   type Middleware,
   type Request,
   type Response,
@@ -35,13 +35,13 @@ class UserDto {
   @IsString() name!: string;
 }
 
-function routesOf(...controllers: Array<Function | object>): CompiledRoute[] {
+function routesOf(...controllers: Array<Function | object>): RouteInfo[] {
   const app = new TernApp();
   app.registerControllers(controllers);
   return app.getAllRoutes();
 }
 
-function routeAt(routes: CompiledRoute[], method: string, rawPath: string): CompiledRoute {
+function routeAt(routes: RouteInfo[], method: string, rawPath: string): RouteInfo {
   const route = routes.find((r) => r.rawPath === rawPath && r.methods.includes(method));
   if (!route) throw new Error(`no ${method} ${rawPath} in ${routes.map((r) => `${r.methods} ${r.rawPath}`).join('; ')}`);
   return route;
@@ -113,11 +113,11 @@ describe('controller decorators', () => {
       async get() { return {}; }
     }
     const [route] = routesOf(Users);
-    expect(route.route.options).toMatchObject({
+    expect(route.options).toMatchObject({
       name: 'user', summary: 'Get', description: 'Long', responses, tags: ['t'], operationId: 'getUser',
       deprecated: true, excludeFromSchema: true, statusCode: 203, parameters: [{ name: 'x', in: 'query' }],
     });
-    expect(route.route.extra).toEqual({ rateLimit: 10 });
+    expect(route.extra).toEqual({ rateLimit: 10 });
     expect(route.excludeFromSchema).toBe(true);
     expect(route.statusCode).toBe(203);
   });
@@ -212,7 +212,7 @@ describe('controller decorators', () => {
       expect(routeAt(routes, 'GET', '/open').security).toEqual([]);
       expect(routeAt(routes, 'GET', '/open/secret').security).toEqual([{ bearerAuth: [] }]);
       expect(routeAt(routes, 'GET', '/plain').security).toBeUndefined();
-      expect('security' in routeAt(routes, 'GET', '/plain').route.options).toBe(false);
+      expect('security' in routeAt(routes, 'GET', '/plain').options).toBe(false);
     });
 
     it('does not enforce declared security by itself', async () => {
@@ -243,7 +243,7 @@ describe('controller decorators', () => {
         async list() { return []; }
       }
       const [route] = routesOf(D);
-      expect(route.route.options).toMatchObject({
+      expect(route.options).toMatchObject({
         summary: 'List users',
         description: 'Every user, newest first.',
         operationId: 'listUsers',
@@ -268,10 +268,10 @@ describe('controller decorators', () => {
         @Get('/hidden') @ExcludeFromSchema() async hidden() { return []; }
       }
       const routes = routesOf(Old, New);
-      expect(routeAt(routes, 'GET', '/old').route.options.deprecated).toBe(true);
+      expect(routeAt(routes, 'GET', '/old').options.deprecated).toBe(true);
       expect(routeAt(routes, 'GET', '/old').excludeFromSchema).toBe(true);
       expect(routeAt(routes, 'GET', '/new').excludeFromSchema).toBe(false);
-      expect(routeAt(routes, 'GET', '/new').route.options.deprecated).toBeUndefined();
+      expect(routeAt(routes, 'GET', '/new').options.deprecated).toBeUndefined();
       expect(routeAt(routes, 'GET', '/new/hidden').excludeFromSchema).toBe(true);
     });
   });

@@ -162,7 +162,7 @@ describe('controller parameters', () => {
         }
       }
       const app = await appWith(D);
-      expect(app.getAllRoutes()[0].route.options.parameters).toEqual([
+      expect(app.getAllRoutes()[0].options.parameters).toEqual([
         { name: 'page', in: 'query', description: 'Page number' },
         { name: 'ids', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true },
         { name: 'x-trace', in: 'header', required: false, schema: { type: 'string' } },

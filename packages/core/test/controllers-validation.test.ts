@@ -146,7 +146,7 @@ describe('controller validation', () => {
     it('makes the class the route requestModel', async () => {
       const a = await app();
       const route = a.getAllRoutes().find((r) => r.rawPath === '/orders' && r.methods.includes('POST'));
-      expect(route?.route.options.requestModel).toBe(CreateOrder);
+      expect(route?.options.requestModel).toBe(CreateOrder);
     });
   });
 
@@ -199,7 +199,7 @@ describe('controller validation', () => {
     it('documents each field as a query parameter', async () => {
       const a = await app();
       const route = a.getAllRoutes().find((r) => r.rawPath === '/orders' && r.methods.includes('GET'));
-      const parameters = route?.route.options.parameters ?? [];
+      const parameters = route?.options.parameters ?? [];
       expect(parameters.map((p) => [p.name, p.in, p.required])).toEqual([
         ['page', 'query', false],
         ['limit', 'query', false],
@@ -210,7 +210,7 @@ describe('controller validation', () => {
         ['extra', 'query', false],
       ]);
       const search = a.getAllRoutes().find((r) => r.rawPath === '/orders/search');
-      expect(search?.route.options.parameters?.find((p) => p.name === 'q')).toMatchObject({ in: 'query', required: true });
+      expect(search?.options.parameters?.find((p) => p.name === 'q')).toMatchObject({ in: 'query', required: true });
     });
   });
 

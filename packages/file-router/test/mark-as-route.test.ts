@@ -1,4 +1,4 @@
-import { HTTPBearer, TernApp, type CompiledRoute } from '@tern/core';
+import { HTTPBearer, TernApp, type RouteInfo } from '@tern/core';
 import { FileRouter, markAsRoute } from '@tern/file-router';
 import { makeTree, removeTrees } from './support/tree';
 
@@ -12,7 +12,7 @@ function appFor(files: Record<string, string>, options: { excludeFromSchema?: bo
   return app;
 }
 
-function routeAt(app: TernApp, method: string, rawPath: string): CompiledRoute {
+function routeAt(app: TernApp, method: string, rawPath: string): RouteInfo {
   const route = app.getAllRoutes().find((r) => r.rawPath === rawPath && r.methods.includes(method));
   if (!route) throw new Error(`no ${method} ${rawPath} in ${app.getAllRoutes().map((r) => r.source).join('; ')}`);
   return route;
@@ -35,7 +35,7 @@ export const get = markAsRoute({ responseModel: [UserDto], responses: { 404: { d
     });
     app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
     const post = routeAt(app, 'POST', '/users');
-    expect(post.route.options).toMatchObject({
+    expect(post.options).toMatchObject({
       summary: 'Create a user',
       description: 'Stores a user.',
       tags: ['users'],
@@ -45,11 +45,11 @@ export const get = markAsRoute({ responseModel: [UserDto], responses: { 404: { d
       name: 'users.create',
       operationId: 'createUser',
     });
-    expect(Object.keys(post.route.options.responses ?? {})).toEqual(['201']);
-    expect((post.route.options.responses as any)[201].name).toBe('UserDto');
+    expect(Object.keys(post.options.responses ?? {})).toEqual(['201']);
+    expect((post.options.responses as any)[201].name).toBe('UserDto');
     expect([post.statusCode, post.name, post.tags]).toEqual([201, 'users.create', ['users']]);
     const get = routeAt(app, 'GET', '/users');
-    expect(Object.keys(get.route.options.responses ?? {}).sort()).toEqual(['200', '404']);
+    expect(Object.keys(get.options.responses ?? {}).sort()).toEqual(['200', '404']);
 
     const created = await app.inject({ method: 'POST', url: '/users' });
     expect([created.statusCode, created.json()]).toEqual([201, { created: 'POST' }]);
@@ -102,8 +102,8 @@ export const post = markAsRoute({ summary: 'Create' }, handler);
 export const put = handler;
 `,
     });
-    expect(routeAt(app, 'PUT', '/x').route.options.summary).toBeUndefined();
-    expect(routeAt(app, 'POST', '/x').route.options.summary).toBe('Create');
+    expect(routeAt(app, 'PUT', '/x').options.summary).toBeUndefined();
+    expect(routeAt(app, 'POST', '/x').options.summary).toBe('Create');
     expect((await app.inject({ method: 'PUT', url: '/x' })).json()).toEqual({ method: 'PUT' });
   });
 

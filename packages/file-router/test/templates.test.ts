@@ -90,7 +90,7 @@ export const post = render('page.html', markAsRoute({ statusCode: 202, summary: 
     expectHtml(a, 201);
     expect(a.body).toContain('<h1>created</h1>');
     expectHtml(await app.inject({ method: 'POST', url: '/b' }), 202);
-    expect(app.getAllRoutes().map((r) => r.route.options.summary)).toEqual(['outer', 'inner']);
+    expect(app.getAllRoutes().map((r) => r.options.summary)).toEqual(['outer', 'inner']);
     expect(app.urlFor('b')).toBe('/b');
   });
 
@@ -271,6 +271,6 @@ export const get = markAsRoute({ summary: 'Home' }, render('page.html', async ()
     const app = makeApp();
     new FileRouter(app, { root });
     expect((await app.inject('/')).body).toContain('<h1>Home</h1>');
-    expect(app.getAllRoutes()[0].route.options.summary).toBe('Home');
+    expect(app.getAllRoutes()[0].options.summary).toBe('Home');
   });
 });

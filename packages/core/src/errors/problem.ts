@@ -1,6 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { TernRequest } from '../http/request';
-import type { TernResponse } from '../http/response';
 import { HTTPException } from './http-exception';
 
 /** The RFC 9457 body Tern sends for its own errors. */
@@ -45,13 +43,4 @@ export function toProblem(error: unknown, instance: string, debug: boolean): Pro
     problem.detail = 'Internal Server Error';
   }
   return problem;
-}
-
-/** Writes a problem for `error` onto the response: status, its headers, `application/problem+json`. */
-export function sendProblem(req: TernRequest, res: TernResponse, error: unknown, debug: boolean): TernResponse {
-  const problem = toProblem(error, req.path, debug);
-  if (error instanceof HTTPException && error.headers) {
-    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  }
-  return res.send(JSON.stringify(problem), 'application/problem+json; charset=utf-8', problem.status);
 }

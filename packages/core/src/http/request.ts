@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseCookie } from 'cookie';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
-import type { CompiledRoute } from '../routing/compile';
+import type { MatchedRoute } from './matched-route';
 
 /** Case-insensitive read access to request headers. */
 export interface RequestHeaders {
@@ -39,7 +39,7 @@ export class TernRequest<P = Record<string, any>> {
   /** The validated model instance when the route declares a `requestModel` (or `@Body()` class). */
   body?: unknown;
   /** The route that matched, or undefined when none did; app middleware sees it too. */
-  route?: CompiledRoute;
+  route?: MatchedRoute;
 
   private stateBag?: Record<string, unknown>;
   private headersView?: RequestHeaders;

@@ -11,7 +11,8 @@ import {
   type SchemaObject,
 } from 'openapi3-ts/oas31';
 import type { PathParam } from '../routing/path';
-import type { CompiledRoute } from '../routing/compile';
+import { compiledRouteOf, type RouteInfo } from '../routing/route-info';
+import type { CompiledPath } from '../routing/path';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
@@ -67,14 +68,15 @@ const VALIDATION_PROBLEM: SchemaObject = {
  * const document = buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig);
  * writeFileSync('openapi.json', JSON.stringify(document, null, 2));
  */
-export function buildOpenAPIDocument(routes: readonly CompiledRoute[], config: OpenAPIConfig): OpenAPIObject {
+export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig): OpenAPIObject {
   validateSecurityRequirements(routes, config);
   const info: OpenAPIObject['info'] = { title: config.title, version: config.version };
   if (config.description) info.description = config.description;
   const builder = OpenApiBuilder.create({ openapi: OPENAPI_VERSION, info, paths: {} });
   for (const server of config.servers ?? []) builder.addServer({ ...server });
 
-  const documented = routes.filter((route) => !route.internal && !route.excludeFromSchema);
+  for (const route of routes) compiledOf(route);
+  const documented = routes.filter((route) => !route.excludeFromSchema);
   const operations: OperationRef[] = documented.flatMap((route) =>
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
@@ -125,7 +127,7 @@ interface BuildContext {
 
 function buildOperation(operation: OperationRef, names: string[], context: BuildContext): OperationObject {
   const { route } = operation;
-  const options = route.route.options;
+  const options = route.options;
   const where = `Route ${operation.method} ${route.rawPath}`;
   const out: OperationObject = {};
   if (route.tags.length > 0) out.tags = [...route.tags];
@@ -144,13 +146,13 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   if (options.deprecated === true) out.deprecated = true;
   if (route.security !== undefined) out.security = route.security.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, [...scopes]])));
   // Extra route options named `x-…` are OpenAPI specification extensions: copied as they are.
-  for (const [key, value] of Object.entries(route.route.extra)) if (key.startsWith('x-')) out[key as `x-${string}`] = value;
+  for (const [key, value] of Object.entries(route.extra)) if (key.startsWith('x-')) out[key as `x-${string}`] = value;
   return out;
 }
 
 /** `in: path` parameters, named as in the OpenAPI path, typed by their converters. */
-function pathParameters(route: CompiledRoute, names: string[]): ParameterObject[] {
-  return route.path.params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
+function pathParameters(route: RouteInfo, names: string[]): ParameterObject[] {
+  return pathOf(route).params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
 }
 
 /** The converter's declared schema; a custom one without it is a string with its pattern. */
@@ -192,8 +194,8 @@ function mergeParameters(generated: ParameterObject[], declared: ParameterObject
   return [...merged, ...declared.filter((p) => replacements.get(key(p)) === p)];
 }
 
-function responses(route: CompiledRoute, where: string, context: BuildContext): ResponsesObject {
-  const options = route.route.options;
+function responses(route: RouteInfo, where: string, context: BuildContext): ResponsesObject {
+  const options = route.options;
   const declared: unknown = options.responses ?? {};
   if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
     throw invalid(`${where}: responses must map status codes to schemas.`);
@@ -206,13 +208,13 @@ function responses(route: CompiledRoute, where: string, context: BuildContext): 
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
-  const responseModel = route.route.extra.responseModel;
+  const responseModel = route.extra.responseModel;
   if (responseModel !== undefined && out[route.statusCode] === undefined) {
     out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   const rejectsInput =
-    options.requestModel !== undefined || checksInput(route.route) || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName));
+    options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
   if (out['422'] === undefined && rejectsInput) {
     const ref: ReferenceObject = { $ref: '' };
     context.problemRefs.push(ref);
@@ -253,19 +255,19 @@ function isSuccessStatus(status: string): boolean {
 class PathTemplates {
   private readonly namesByShape = new Map<string, string[]>();
 
-  templateFor(route: CompiledRoute): { path: string; names: string[] } {
-    const shape = route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
+  templateFor(route: RouteInfo): { path: string; names: string[] } {
+    const shape = pathOf(route).parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
     let names = this.namesByShape.get(shape);
-    if (!names) this.namesByShape.set(shape, (names = route.path.params.map((p) => p.name)));
+    if (!names) this.namesByShape.set(shape, (names = pathOf(route).params.map((p) => p.name)));
     let index = 0;
-    const path = route.path.parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
+    const path = pathOf(route).parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
     return { path, names };
   }
 }
 
 /** A second route on one OpenAPI path and method: its path values are accepted too. */
-function widenPathParameters(operation: OperationObject, route: CompiledRoute, names: string[]): void {
-  route.path.params.forEach((param, index) => {
+function widenPathParameters(operation: OperationObject, route: RouteInfo, names: string[]): void {
+  pathOf(route).params.forEach((param, index) => {
     const parameter = operation.parameters?.find((p): p is ParameterObject => 'in' in p && p.in === 'path' && p.name === names[index]);
     if (!parameter?.schema) return;
     const added = converterSchema(param);
@@ -290,4 +292,15 @@ function isPlain(value: unknown): boolean {
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {
   return new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', message, cause === undefined ? undefined : { cause });
+}
+
+/** The compiled route behind a RouteInfo: builders need its bound converters and declaration. */
+function compiledOf(route: RouteInfo) {
+  const compiled = compiledRouteOf(route);
+  if (!compiled) throw invalid(`Route ${route.source}: buildOpenAPIDocument takes the routes app.getAllRoutes() or onReady hands out.`);
+  return compiled;
+}
+
+function pathOf(route: RouteInfo): CompiledPath {
+  return compiledOf(route).path;
 }

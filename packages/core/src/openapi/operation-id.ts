@@ -1,9 +1,9 @@
-import type { CompiledRoute } from '../routing/compile';
+import type { RouteInfo } from '../routing/route-info';
 import { OpenAPIDocumentError } from './errors';
 
 /** One documented operation: a route and one of its methods. */
 export interface OperationRef {
-  route: CompiledRoute;
+  route: RouteInfo;
   method: string;
 }
 
@@ -54,7 +54,7 @@ export class OperationIds {
 }
 
 function explicitId({ route, method }: OperationRef): string | undefined {
-  const id = route.route.options.operationId;
+  const id = route.options.operationId;
   if (id === undefined) return undefined;
   if (typeof id !== 'string' || id.trim() === '') {
     throw new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', `Route ${route.source}: operationId must be a non-empty string.`);

@@ -1,7 +1,7 @@
 import { frameworkError } from '../errors';
 import type { Declaration } from '../routing/declarer';
 import { Routes } from '../routing/routes';
-import type { CompiledRoute } from '../routing/compile';
+import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
 import { buildOpenAPIDocument } from './document';
@@ -15,7 +15,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  *
  * With `openapiPath: false` there is no document, so no docs page either.
  */
-export function openapiDeclarations(routes: readonly CompiledRoute[], config: OpenAPIConfig): Declaration[] {
+export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig): Declaration[] {
   if (config.openapiPath === false) return [];
   const openapiPath = config.openapiPath;
   const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config)));

@@ -1,4 +1,4 @@
-import type { CompiledRoute } from '../routing/compile';
+import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { SecurityRequirementError } from './errors';
 import type { SecurityScheme } from './models';
@@ -17,9 +17,9 @@ import type { SecurityScheme } from './models';
  * app.get('/me', { security: [{ bearerAuth: [] }] }, handler); // fine
  * app.get('/x', { security: [{ berearAuth: [] }] }, handler);  // ready() throws TERN_UNKNOWN_SECURITY_SCHEME
  */
-export function validateSecurityRequirements(routes: readonly CompiledRoute[], config: OpenAPIConfig): void {
+export function validateSecurityRequirements(routes: readonly RouteInfo[], config: OpenAPIConfig): void {
   for (const route of routes) {
-    if (route.internal || route.security === undefined) continue;
+    if (route.security === undefined) continue;
     const where = `Route ${route.source}`;
     const security: unknown = route.security;
     if (!Array.isArray(security)) {

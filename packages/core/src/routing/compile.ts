@@ -1,45 +1,50 @@
 /**
  * Declarations → compiled routes: the work `app.ready()` does once per route (prefixes, names,
- * tags, middleware chains, request models), so a request only runs the result.
+ * tags, middleware lists, converters bound), so nothing walks the declaration tree per request.
  */
-import { compose, invoke, type Step } from '../middleware/compose';
-import { frameworkError, TernError } from '../errors';
-import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
+import { TernError } from '../errors';
 import type { TernRequest } from '../http/request';
-import { compileModel, type ValidationResult } from '../validation';
+import type { TernResponse } from '../http/response';
 import type { Declaration } from './declarer';
 import { Group } from './group';
 import { forwardTo } from './mount';
 import { compilePath, joinPaths, type CompiledPath } from './path';
 import { Router } from './router';
 import { Routes } from './routes';
-import type { Middleware, MiddlewareEntry, NodeListener, SecurityRequirement } from './types';
+import { describeRoute, linkInfo, type RouteInfo } from './route-info';
+import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
 
-/** A route after `ready()`: everything a request needs, resolved once. */
+/**
+ * A route after `ready()`: its declaration with every container's contribution resolved. Data
+ * only; the request pipeline turns it into a served route (`pipeline/serve.ts`).
+ */
 export interface CompiledRoute {
+  /** What plugins, `getAllRoutes()` and `req.route` see of this route. */
+  readonly info: RouteInfo;
   /** The declaration it came from. */
-  readonly route: Routes<any>;
+  readonly declaration: Routes<any>;
   /** The full path with every prefix composed, e.g. `/api/v1/users/{id:int}`. */
   readonly rawPath: string;
   readonly path: CompiledPath;
-  readonly methods: string[];
+  readonly methods: readonly string[];
   /** Full name, dotted with the names of the routers around it. */
   readonly name?: string;
   /** Container tags first, then the route's own, without duplicates. */
-  readonly tags: string[];
+  readonly tags: readonly string[];
   readonly excludeFromSchema: boolean;
-  readonly security?: SecurityRequirement[];
   /** Container middleware (outer first) then the route's own. */
-  readonly middleware: Middleware[];
+  readonly middleware: readonly Middleware[];
+  readonly handler: Handler<any>;
+  readonly requestModel?: Function;
   readonly statusCode: number;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
   readonly internal: boolean;
   /** Human-readable origin for error messages. */
   readonly source: string;
-  /** Middleware, body checks, validation and handler in one function. */
-  readonly dispatch: Step;
+  /** For a Group's mounted Node listener: the forwarding step that replaces handler and body checks. */
+  readonly mount?: (req: TernRequest, res: TernResponse) => Promise<TernResponse>;
   /** Further matcher shapes this route serves (a mounted app also serves its bare prefix). */
-  readonly extraShapes?: string[];
+  readonly extraShapes?: readonly string[];
 }
 
 /** Where a declaration sits: what its containers contribute. */
@@ -53,7 +58,6 @@ interface Scope {
 }
 
 export interface CompileOptions {
-  bodyLimit: number;
   /** Marks the compiled routes as Tern's own. */
   internal?: boolean;
 }
@@ -61,7 +65,7 @@ export interface CompileOptions {
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Flattens the declaration tree into compiled routes, composing prefixes, tags, names and middleware. */
-export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions): CompiledRoute[] {
+export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions = {}): CompiledRoute[] {
   const out: CompiledRoute[] = [];
   const root: Scope = { prefixes: [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
   walk(declarations, root, options, out);
@@ -137,51 +141,26 @@ function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions)
   for (const m of middleware) {
     if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
   }
-  const statusCode = o.statusCode ?? 200;
-  const validator = o.requestModel ? compileModel(o.requestModel as new () => object) : undefined;
-  const handler = route.handler;
-  const { bodyLimit } = options;
-
-  // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
-  const terminal: Step = (req, res) => {
-    if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
-    if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    return validateBody(req, validator).then((body) => {
-      req.body = body;
-      return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    });
-  };
-
-  return {
-    route,
+  return finish({
+    declaration: route,
     rawPath,
     path,
     methods: route.methods,
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
-    security: o.security,
     middleware,
-    statusCode,
+    handler: route.handler,
+    requestModel: o.requestModel,
+    statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
     source,
-    dispatch: compose(middleware, terminal),
-  };
+  });
 }
 
-async function validateBody(req: TernRequest, validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>): Promise<object> {
-  if (!req.hasBody) {
-    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body is required.', {
-      errors: [{ path: '', message: 'request body is required' }],
-    });
-  }
-  const pending = validator(await req.json());
-  // Compiled models answer synchronously; only the class-validator fallback returns a promise.
-  const result = pending instanceof Promise ? await pending : pending;
-  if (!result.ok) {
-    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
-  }
-  return result.value;
+/** Gives a compiled route its read-only description (linked back for startup-time builders). */
+function finish(route: Omit<CompiledRoute, 'info'>): CompiledRoute {
+  return linkInfo({ ...route, info: describeRoute(route) });
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */
@@ -189,22 +168,23 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
   const prefix = joinPaths(scope.prefixes, '/');
   const forward = forwardTo(listener, prefix);
   const source = `Group '${prefix}' (mounted app)`;
-  const route = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, handler: forward, excludeFromSchema: true });
-  return {
-    route,
-    rawPath: route.path,
-    path: compilePath(route.path, source),
+  const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, handler: forward, excludeFromSchema: true });
+  return finish({
+    declaration,
+    rawPath: declaration.path,
+    path: compilePath(declaration.path, source),
     methods: ALL_METHODS,
     tags: scope.tags,
     excludeFromSchema: true,
     middleware: scope.middleware,
+    handler: forward,
     statusCode: 200,
     internal: options.internal === true,
     source,
-    dispatch: compose(scope.middleware, forward),
+    mount: forward,
     // The bare prefix (no trailing slash) belongs to the mounted app too.
     extraShapes: prefix === '/' ? [] : [compilePath(prefix, source).matcherPath],
-  };
+  });
 }
 
 function describe(value: unknown): string {

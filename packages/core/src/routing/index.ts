@@ -8,7 +8,8 @@ export type { RouteConfigEntry } from './from-config';
 export type { GroupOptions } from './group';
 export { RouteConflictError } from '../errors/tern-error';
 export type { Declaration } from './declarer';
-export type { CompiledRoute } from './compile';
+export type { RouteInfo, RouteParamInfo } from './route-info';
+export type { MatchedRoute } from '../http/matched-route';
 export type { PathParams } from './params';
 export type {
   Handler,

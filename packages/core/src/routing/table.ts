@@ -4,8 +4,8 @@ import { convertParam, matchPath } from './path';
 import { createMatcher, type Matcher } from './matcher';
 
 /** What a request's lookup found: a route with its converted params, or the error to answer. */
-export type Lookup =
-  | { route: CompiledRoute; params: Record<string, unknown>; error?: undefined }
+export type Lookup<R extends CompiledRoute = CompiledRoute> =
+  | { route: R; params: Record<string, unknown>; error?: undefined }
   | { route?: undefined; params?: undefined; error: HTTPException };
 
 interface TableOptions {
@@ -18,13 +18,13 @@ interface TableOptions {
  * The flat table `ready()` builds: one matcher entry per method and path shape holding the routes
  * to try in declaration order, plus the name index for `urlFor`.
  */
-export class RouteTable {
-  readonly byName = new Map<string, CompiledRoute>();
-  private readonly matcher: Matcher<CompiledRoute[]> = createMatcher();
+export class RouteTable<R extends CompiledRoute = CompiledRoute> {
+  readonly byName = new Map<string, R>();
+  private readonly matcher: Matcher<R[]> = createMatcher();
   private readonly methods = new Set<string>();
 
   constructor(
-    readonly routes: readonly CompiledRoute[],
+    readonly routes: readonly R[],
     private readonly options: TableOptions,
   ) {
     this.checkConflicts();
@@ -32,7 +32,7 @@ export class RouteTable {
   }
 
   private checkConflicts(): void {
-    const byShape = new Map<string, CompiledRoute>();
+    const byShape = new Map<string, R>();
     for (const route of this.routes) {
       for (const method of route.methods) {
         const key = `${method} ${route.path.conflictKey}`;
@@ -53,8 +53,8 @@ export class RouteTable {
   }
 
   private register(): void {
-    const shapes = new Map<string, CompiledRoute[]>();
-    const add = (method: string, shape: string, route: CompiledRoute) => {
+    const shapes = new Map<string, R[]>();
+    const add = (method: string, shape: string, route: R) => {
       const key = `${method} ${shape}`;
       let list = shapes.get(key);
       if (!list) {
@@ -84,7 +84,7 @@ export class RouteTable {
   }
 
   /** Finds the route for a request; never throws, returns the error to answer instead. */
-  lookup(method: string, path: string): Lookup {
+  lookup(method: string, path: string): Lookup<R> {
     if (hasDotSegment(path)) {
       return { error: frameworkError(400, 'TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.") };
     }

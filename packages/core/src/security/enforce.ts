@@ -5,7 +5,7 @@
 import type { TernApp } from '../app';
 import { frameworkError, TernError, type HTTPException } from '../errors';
 import type { TernRequest } from '../http/request';
-import type { CompiledRoute } from '../routing/compile';
+import type { MatchedRoute } from '../http/matched-route';
 import type { Middleware } from '../routing/types';
 
 /**
@@ -104,7 +104,7 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
   };
   // Every route's requirements are compiled when the app starts, so a route asking for a scheme
   // without a verifier fails ready() rather than a request.
-  const plans = new Map<CompiledRoute, Plan>();
+  const plans = new Map<MatchedRoute, Plan>();
   app.onReady((routes) => {
     resolveSchemes();
     for (const route of routes) plans.set(route, compilePlan(route, schemes, app));
@@ -130,7 +130,7 @@ function kindOf(name: string, openapi: Record<string, unknown>): Kind {
   );
 }
 
-function compilePlan(route: CompiledRoute, schemes: Map<string, Scheme>, app: TernApp): Plan {
+function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>, app: TernApp): Plan {
   const security = route.security;
   if (!security || security.length === 0) return null;
   return security.map((requirement) =>

@@ -1,3 +1,7 @@
+/**
+ * Chains: turning what handlers and middleware return into the response, and composing a list of
+ * middleware around an inner step once, at startup.
+ */
 import { TernResponse } from '../http/response';
 import type { TernRequest } from '../http/request';
 import type { HandlerResult, Middleware } from '../routing/types';

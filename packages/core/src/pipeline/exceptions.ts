@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { HTTPException } from '../errors';
+import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
+import type { HandlerResult } from '../routing/types';
+import { invoke } from './chain';
+import { sendProblem } from './problem';
+
+/** Handles an error for a status code or an error class; returns the response to send. */
+export type ExceptionHandler<E = any> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
+
+/** Where unexpected errors are reported; `false` silences them. */
+export type ErrorLogger = Pick<Console, 'error'> | false;
+
+/**
+ * The app's exception handlers and the one way an error becomes a response: a class handler
+ * (checked first, instances and subclasses), else a status handler, else the problem writer.
+ */
+export class ExceptionHandlers {
+  private readonly byStatus = new Map<number, ExceptionHandler>();
+  private readonly byClass: Array<[Function, ExceptionHandler]> = [];
+
+  constructor(
+    private readonly logger: ErrorLogger,
+    private readonly debug: boolean,
+  ) {}
+
+  addForStatus(status: number, handler: ExceptionHandler): void {
+    this.byStatus.set(status, handler);
+  }
+
+  addForClass(errorClass: Function, handler: ExceptionHandler): void {
+    this.byClass.push([errorClass, handler]);
+  }
+
+  /** The response for `err`; a failing handler falls back to the plain problem (and is reported). */
+  async handle(req: TernRequest, res: TernResponse, err: unknown): Promise<TernResponse> {
+    const classHandler = this.byClass.find(([errorClass]) => err instanceof errorClass)?.[1];
+    // A class handler means the app expects this error; anything else unexpected is reported.
+    if (!classHandler && !(err instanceof HTTPException)) this.report(err, req.raw);
+    const handler = classHandler ?? this.byStatus.get(err instanceof HTTPException ? err.status : 500);
+    if (handler) {
+      try {
+        return await invoke(handler, req, res, err, 'handler');
+      } catch (handlerError) {
+        this.report(handlerError, req.raw);
+        return sendProblem(req, res, handlerError, this.debug);
+      }
+    }
+    return sendProblem(req, res, err, this.debug);
+  }
+
+  /** Reports an unexpected error; a throwing logger must not take the request down with it. */
+  report(err: unknown, req: IncomingMessage): void {
+    if (!this.logger) return;
+    try {
+      this.logger.error(`[tern] ${req.method} ${req.url} failed:`, err);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The request path, in the order a request takes it: split the target, build the request and
+ * response views, look the route up, run the route's chain (app middleware, route middleware,
+ * terminal step; for no route, app middleware around the routing error), turn a failure into an
+ * answer through the exception handlers, hand the response to the writer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MakeConfig } from '../config';
+import { frameworkError, type HTTPException } from '../errors';
+import { TernRequest } from '../http/request';
+import { TernResponse } from '../http/response';
+import { writeResponse } from '../http/write';
+import type { RouteTable } from '../routing/table';
+import type { Middleware } from '../routing/types';
+import { compose, type Step } from './chain';
+import type { ExceptionHandlers } from './exceptions';
+import type { ServedRoute } from './serve';
+import { splitTarget } from './target';
+
+/** Routing errors found before app middleware runs, answered after it (so it can still act). */
+const routingErrors = new WeakMap<TernRequest, HTTPException>();
+const rejectWithRoutingError: Step = (req) => Promise.reject(routingErrors.get(req));
+
+export class RequestPipeline {
+  /** App middleware around the routing error, for requests no route serves. */
+  private readonly unmatched: Step;
+  /** True while the app closes: responses then say `Connection: close`. */
+  closing = false;
+
+  /** `table` holds routes whose `dispatch` already runs the app middleware (see serveRoutes). */
+  constructor(
+    private readonly table: RouteTable<ServedRoute>,
+    appMiddleware: readonly Middleware[],
+    private readonly exceptions: ExceptionHandlers,
+    private readonly config: MakeConfig,
+  ) {
+    this.unmatched = compose(appMiddleware, rejectWithRoutingError);
+  }
+
+  handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
+    const { path, search } = splitTarget(rawReq.url ?? '/');
+    const req = new TernRequest(rawReq, path, search, this.config);
+    const res = new TernResponse(rawRes);
+    const found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
+    let pending: Promise<TernResponse>;
+    if (found.route) {
+      req.route = found.route.info;
+      req.pathParams = found.params;
+      pending = found.route.dispatch(req, res);
+    } else {
+      routingErrors.set(req, found.error);
+      pending = this.unmatched(req, res);
+    }
+    pending.then(
+      (response) => this.send(rawReq, rawRes, response),
+      (err) =>
+        this.exceptions.handle(req, res, err).then(
+          (response) => this.send(rawReq, rawRes, response),
+          (fatal) => this.abandon(rawReq, rawRes, fatal),
+        ),
+    );
+  }
+
+  /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
+  private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
+    try {
+      writeResponse(rawRes, response, this.closing);
+    } catch (err) {
+      this.abandon(rawReq, rawRes, err);
+    }
+  }
+
+  /** The last resort when even error handling failed: an empty 500, and the process lives on. */
+  abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
+    this.exceptions.report(err, rawReq);
+    if (!rawRes.headersSent) rawRes.statusCode = 500;
+    rawRes.end();
+  }
+}
+
+function badTarget(): HTTPException {
+  return frameworkError(400, 'TERN_BAD_REQUEST_TARGET', 'The request target must be a path.');
+}

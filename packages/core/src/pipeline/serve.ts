@@ -1,0 +1,18 @@
+import type { CompiledRoute } from '../routing/compile';
+import type { Middleware } from '../routing/types';
+import { compose, type Step } from './chain';
+import { routeTerminal, type TerminalOptions } from './terminal';
+
+/** A compiled route ready to serve: app middleware, its own middleware, body checks and handler in one function. */
+export interface ServedRoute extends CompiledRoute {
+  readonly dispatch: Step;
+}
+
+/**
+ * Composes each route's whole chain once, at startup: the app's middleware (first added
+ * outermost), then the route's (outer containers first), then the terminal step. A request
+ * only calls `dispatch`; nothing is looked up or composed per request.
+ */
+export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: readonly Middleware[], options: TerminalOptions): ServedRoute[] {
+  return routes.map((route) => ({ ...route, dispatch: compose([...appMiddleware, ...route.middleware], routeTerminal(route, options)) }));
+}

@@ -1,0 +1,48 @@
+/**
+ * The innermost step of a route's chain: body limit, request model, then the handler. Built once
+ * per route in `ready()`.
+ */
+import { frameworkError } from '../errors';
+import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
+import type { TernRequest } from '../http/request';
+import type { CompiledRoute } from '../routing/compile';
+import type { ModelValidator, ValidationResult } from '../validation';
+import { invoke, type Step } from './chain';
+
+export interface TerminalOptions {
+  bodyLimit: number;
+  /** Compiles a request model into its validator (once per route, at startup). */
+  compileModel: (model: Function) => ModelValidator<object>;
+}
+
+export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
+  // A mounted Node listener answers on the raw response itself; body rules are its own business.
+  if (route.mount) return route.mount;
+  const { handler, statusCode } = route;
+  const { bodyLimit } = options;
+  const validator = route.requestModel ? options.compileModel(route.requestModel) : undefined;
+  // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
+  return (req, res) => {
+    if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
+    if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
+    return validateBody(req, validator).then((body) => {
+      req.body = body;
+      return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
+    });
+  };
+}
+
+async function validateBody(req: TernRequest, validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>): Promise<object> {
+  if (!req.hasBody) {
+    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body is required.', {
+      errors: [{ path: '', message: 'request body is required' }],
+    });
+  }
+  const pending = validator(await req.json());
+  // Compiled models answer synchronously; only the class-validator fallback returns a promise.
+  const result = pending instanceof Promise ? await pending : pending;
+  if (!result.ok) {
+    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
+  }
+  return result.value;
+}
