@@ -166,6 +166,7 @@ export class TernApp extends RouteDeclarer {
     const internal = compileDeclarations(this.internalDeclarations(infos), { internal: true });
     const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
       bodyLimit: this.config.bodyLimit,
+      report: (err, req) => this.exceptions.report(err, req.raw),
       compileModel: (model) => compileModel(model as new () => object),
     });
     const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });

@@ -121,4 +121,30 @@ describe('middleware', () => {
     expect(response.statusCode).toBe(500);
     expect(response.json().detail).toMatch(/return next\(\)/);
   });
+
+  it('rejects a second next() with a coded error instead of running the handler twice', async () => {
+    let handlerRuns = 0;
+    let secondCall: unknown;
+    const app = new TernApp({ logger: false });
+    app.addMiddleware(async (req, res, next) => {
+      const first = await next();
+      secondCall = await next().catch((err: unknown) => err);
+      return first;
+    });
+    app.get('/once', async () => ({ runs: ++handlerRuns }));
+    const response = await app.inject('/once');
+    expect(response.json()).toEqual({ runs: 1 });
+    expect(handlerRuns).toBe(1);
+    expect(secondCall).toMatchObject({ code: 'TERN_NEXT_CALLED_TWICE' });
+  });
+
+  it('answers 500 when a middleware lets the second next() rejection through', async () => {
+    const app = new TernApp({ logger: false });
+    app.addMiddleware(async (req, res, next) => {
+      await next();
+      return next();
+    });
+    app.get('/twice', async () => ({ ok: true }));
+    expect((await app.inject('/twice')).statusCode).toBe(500);
+  });
 });

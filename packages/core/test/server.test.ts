@@ -2,33 +2,7 @@ import { connect } from 'node:net';
 import { Agent, request } from 'node:http';
 import { inject } from 'light-my-request';
 import { MakeConfig, TernApp } from '@tern/core';
-
-/** Sends raw bytes and collects everything the server answers until it closes or goes quiet. */
-function rawRequest(port: number, bytes: string, { waitMs = 1500 } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(data);
-    }, waitMs);
-    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
-    socket.on('end', () => {
-      clearTimeout(timer);
-      resolve(data);
-    });
-    socket.on('error', (err) => {
-      clearTimeout(timer);
-      if (data) resolve(data);
-      else reject(err);
-    });
-    socket.write(bytes);
-  });
-}
-
-function statusOf(response: string): number {
-  return Number(response.split(' ')[1]);
-}
+import { rawRequest, statusOf } from '../../../test-support/raw-http';
 
 describe('the HTTP server', () => {
   let app: TernApp;

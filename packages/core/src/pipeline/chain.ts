@@ -2,6 +2,7 @@
  * Chains: turning what handlers and middleware return into the response, and composing a list of
  * middleware around an inner step once, at startup.
  */
+import { TernError } from '../errors';
 import { TernResponse } from '../http/response';
 import type { TernRequest } from '../http/request';
 import type { HandlerResult, Middleware } from '../routing/types';
@@ -61,7 +62,20 @@ export function compose(middleware: readonly Middleware[], inner: Step): Step {
   for (let i = middleware.length - 1; i >= 0; i--) {
     const layer = middleware[i];
     const next = chain;
-    chain = (req, res) => invoke(layer, req, res, () => next(req, res), 'middleware');
+    chain = (req, res) => {
+      let called = false;
+      // Running the rest of the chain twice would run the handler (and its side effects) twice.
+      const once = () => {
+        if (called) return Promise.reject(nextCalledTwice());
+        called = true;
+        return next(req, res);
+      };
+      return invoke(layer, req, res, once, 'middleware');
+    };
   }
   return chain;
+}
+
+function nextCalledTwice(): TernError {
+  return new TernError('TERN_NEXT_CALLED_TWICE', 'A middleware called next() twice; the rest of the chain runs once per request.');
 }

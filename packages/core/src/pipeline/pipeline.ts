@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
-import { frameworkError, type HTTPException } from '../errors';
+import { frameworkError, HTTPException } from '../errors';
 import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
@@ -53,11 +53,22 @@ export class RequestPipeline {
     }
     pending.then(
       (response) => this.send(rawReq, rawRes, response),
-      (err) =>
-        this.exceptions.handle(req, res, err).then(
-          (response) => this.send(rawReq, rawRes, response),
-          (fatal) => this.abandon(rawReq, rawRes, fatal),
-        ),
+      (err) => this.fail(req, res, err),
+    );
+  }
+
+  /** Answers a failed chain through the exception handlers, unless the answer already started. */
+  private fail(req: TernRequest, res: TernResponse, err: unknown): void {
+    if (res.raw.headersSent) {
+      // A handler (or a mounted app, or a stream) wrote on the raw response, then failed: no
+      // error status can follow the bytes sent, and a body cut off half-way must not look complete.
+      if (!(err instanceof HTTPException)) this.exceptions.report(err, req.raw);
+      if (!res.raw.writableEnded) res.raw.destroy();
+      return;
+    }
+    this.exceptions.handle(req, res, err).then(
+      (response) => this.send(req.raw, res.raw, response),
+      (fatal) => this.abandon(req.raw, res.raw, fatal),
     );
   }
 
@@ -70,10 +81,17 @@ export class RequestPipeline {
     }
   }
 
-  /** The last resort when even error handling failed: an empty 500, and the process lives on. */
-  abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
+  /**
+   * The last resort when even error handling failed: an empty 500, and the process lives on. A
+   * response already under way is cut (the client sees a failure, not a complete-looking body).
+   */
+  private abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
     this.exceptions.report(err, rawReq);
-    if (!rawRes.headersSent) rawRes.statusCode = 500;
+    if (rawRes.headersSent) {
+      if (!rawRes.writableEnded) rawRes.destroy();
+      return;
+    }
+    rawRes.statusCode = 500;
     rawRes.end();
   }
 }

@@ -11,13 +11,16 @@ import { invoke, type Step } from './chain';
 
 export interface TerminalOptions {
   bodyLimit: number;
+  /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
+  report: (err: unknown, req: TernRequest) => void;
   /** Compiles a request model into its validator (once per route, at startup). */
   compileModel: (model: Function) => ModelValidator<object>;
 }
 
 export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
   // A mounted Node listener answers on the raw response itself; body rules are its own business.
-  if (route.mount) return route.mount;
+  const { mount } = route;
+  if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
   const validator = route.requestModel ? options.compileModel(route.requestModel) : undefined;

@@ -7,7 +7,7 @@ import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { Declaration } from './declarer';
 import { Group } from './group';
-import { forwardTo } from './mount';
+import { forwardTo, type MountErrorReporter } from './mount';
 import { compilePath, joinPaths, type CompiledPath } from './path';
 import { Router } from './router';
 import { Routes } from './routes';
@@ -42,7 +42,7 @@ export interface CompiledRoute {
   /** Human-readable origin for error messages. */
   readonly source: string;
   /** For a Group's mounted Node listener: the forwarding step that replaces handler and body checks. */
-  readonly mount?: (req: TernRequest, res: TernResponse) => Promise<TernResponse>;
+  readonly mount?: (req: TernRequest, res: TernResponse, report: MountErrorReporter) => Promise<TernResponse>;
   /** Further matcher shapes this route serves (a mounted app also serves its bare prefix). */
   readonly extraShapes?: readonly string[];
 }
@@ -168,7 +168,7 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
   const prefix = joinPaths(scope.prefixes, '/');
   const forward = forwardTo(listener, prefix);
   const source = `Group '${prefix}' (mounted app)`;
-  const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, handler: forward, excludeFromSchema: true });
+  const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, excludeFromSchema: true });
   return finish({
     declaration,
     rawPath: declaration.path,
@@ -177,7 +177,7 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
     tags: scope.tags,
     excludeFromSchema: true,
     middleware: scope.middleware,
-    handler: forward,
+    handler: unreachable,
     statusCode: 200,
     internal: options.internal === true,
     source,
@@ -186,6 +186,9 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
     extraShapes: prefix === '/' ? [] : [compilePath(prefix, source).matcherPath],
   });
 }
+
+/** A mount's handler: never called, its `mount` step answers instead. */
+const unreachable: Handler<any> = () => Promise.reject(new Error('A mounted app route has no handler of its own.'));
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

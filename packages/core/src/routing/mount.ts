@@ -23,24 +23,37 @@ function pinSubclassMethods(target: object, nodeBase: object): void {
   }
 }
 
+/** Where a mounted listener's failures go once its answer is out (or could not be written). */
+export type MountErrorReporter = (err: unknown) => void;
+
 /**
  * Forwards a request to a Node listener mounted under `prefix`, with the prefix stripped from
- * `req.url`, and resolves once the listener has answered.
+ * `req.url`, and resolves once the listener has answered. A listener's failure after it answered
+ * (a rejected promise, a second `res.end()`) is reported, never left unhandled: the first answer
+ * stands and the process lives on.
  */
 export function forwardTo(listener: NodeListener, prefix: string) {
-  return async (req: TernRequest, res: TernResponse): Promise<TernResponse> => {
+  const prefixSegments = prefix === '/' ? 0 : prefix.split('/').length - 1;
+  return async (req: TernRequest, res: TernResponse, report: MountErrorReporter): Promise<TernResponse> => {
     const raw = req.raw;
     const originalUrl = raw.url as string;
-    const rest = req.path.slice(prefix === '/' ? 0 : prefix.length) || '/';
-    raw.url = req.search ? `${rest}?${req.search}` : rest;
+    raw.url = req.search ? `${restOf(req.path, prefixSegments)}?${req.search}` : restOf(req.path, prefixSegments);
     if (Object.getPrototypeOf(raw) !== IncomingMessage.prototype) pinSubclassMethods(raw, IncomingMessage.prototype);
     if (Object.getPrototypeOf(res.raw) !== ServerResponse.prototype) pinSubclassMethods(res.raw, ServerResponse.prototype);
+    // Writing after the end emits 'error' on the response; with nobody listening Node would throw.
+    res.raw.on('error', report);
     try {
-      await new Promise<void>((resolve) => {
-        res.raw.once('finish', resolve);
-        res.raw.once('close', resolve);
+      await new Promise<void>((resolve, reject) => {
+        let answered = false;
+        const done = () => {
+          answered = true;
+          resolve();
+        };
+        res.raw.once('finish', done);
+        res.raw.once('close', done);
         // A synchronous throw inside the executor rejects the promise: it becomes a 500.
-        listener(raw, res.raw);
+        const result: unknown = listener(raw, res.raw);
+        if (isThenable(result)) result.then(undefined, (err: unknown) => (answered ? report(err) : reject(err)));
       });
     } finally {
       raw.url = originalUrl;
@@ -48,4 +61,23 @@ export function forwardTo(listener: NodeListener, prefix: string) {
     // The listener wrote the answer itself; the writer sees it ended and leaves it alone.
     return res;
   };
+}
+
+/**
+ * The path below the prefix, cut by the prefix's segment count rather than its length: the
+ * prefix may arrive percent-encoded (`/%6cegacy` for `/legacy`), which routing decodes but
+ * which is longer than the declared text.
+ */
+function restOf(path: string, prefixSegments: number): string {
+  if (prefixSegments === 0) return path;
+  let cut = 0;
+  for (let i = 0; i < prefixSegments; i++) {
+    cut = path.indexOf('/', cut + 1);
+    if (cut === -1) return '/';
+  }
+  return path.slice(cut) || '/';
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
