@@ -1,5 +1,5 @@
 /**
- * Configuration-driven registration (SPEC.md rule 9): a JSON file lists paths, handler modules
+ * Configuration-driven registration: a JSON file lists paths, handler modules
  * and export names; `routesFromConfig` loads them at startup and fails naming any module or
  * export it cannot load.
  */

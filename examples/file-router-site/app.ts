@@ -1,5 +1,5 @@
 /**
- * A small site served from a folder of route files (SPEC.md "File-based routing"): pages are
+ * A small site served from a folder of route files (one `route.ts` per URL path): pages are
  * nunjucks templates, the JSON API lives under /api, and unknown pages get a custom 404 page.
  *
  *   routes/route.ts                      GET /                    home page

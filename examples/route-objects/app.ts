@@ -18,7 +18,7 @@ export class Book {
 
 const books: Book[] = [{ id: 1, title: 'The Pragmatic Programmer', year: 1999 }];
 
-/** A route factory: builds one `Routes` per resource, as SPEC.md rule 9 describes. */
+/** A route factory: a plain function that builds one `Routes` per resource, so resources share one shape. */
 function listRoute(resource: string, items: () => unknown[]): Routes {
   return new Routes({
     path: `/${resource}`,

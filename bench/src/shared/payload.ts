@@ -38,7 +38,7 @@ export const ITEM_JSON = JSON.stringify(makeItem());
 export const ROUTE_URL = '/users/42/posts/hello-world-2';
 export const ROUTE_EXPECTED = { id: 42, slug: 'hello-world-2' };
 
-/** The slug converter's pattern (SPEC.md), used by the peers. */
+/** The built-in `slug` converter's pattern, anchored, so the peers accept exactly what Tern accepts. */
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const SLUG_RE = new RegExp(SLUG_PATTERN);
 export const INT_RE = /^[0-9]+$/;

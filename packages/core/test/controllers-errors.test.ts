@@ -3,13 +3,19 @@ import {
   ApiResponse,
   Body,
   Controller,
+  Delete,
   Get,
+  Head,
+  Options,
+  Patch,
   Header,
   Param,
   Post,
   Public,
+  Put,
   Query,
   Req,
+  Route,
   Security,
   Summary,
   Tags,
@@ -277,5 +283,14 @@ describe('controller startup errors', () => {
       class C {}
       return C;
     }, /@Controller is applied twice/);
+  });
+
+  it('names the route decorator that was misused', () => {
+    const decorators = { Get, Post, Put, Patch, Delete, Head, Options, Route };
+    for (const [name, decorator] of Object.entries(decorators)) {
+      decorationError(() => decorator(7 as unknown as string), new RegExp(`^@${name}\\(path, options\\): path must be a string`));
+      decorationError(() => decorator('/x', [] as never), new RegExp(`^@${name}\\('/x', options\\): options must be an object`));
+    }
+    decorationError(() => Route('/x', { methods: [] }), /^@Route\('\/x'\): methods must be a non-empty list/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * class-validator and class-transformer load when an app first compiles or describes a model, not
  * when Tern loads: an app of plain routes starts without them (~70 ms less startup, as measured
- * in docs/performance.md). Each test loads Tern in a fresh module registry and records which of
+ * in docs/performance-log.md). Each test loads Tern in a fresh module registry and records which of
  * the two libraries were required.
  */
 const LIBRARIES = ['class-validator', 'class-transformer', 'class-transformer/cjs/storage'];

@@ -3,7 +3,7 @@ import { RouteImportError, Routes, TernApp, TernError, type Declaration, type Ro
 import { routeOptionsOf, toRouteOptions, type FileRouteHandler, type MarkAsRouteOptions } from './mark-as-route';
 import { checkRoutePath, normaliseExemptPaths, scanRoutes, type RouteFile } from './scan';
 
-/** SPEC.md "File router configuration". */
+/** How a `FileRouter` finds its route files: the folder, the paths it skips, and schema visibility. */
 export interface FileRouterOptions {
   /** Directory holding the route files; relative paths resolve against `process.cwd()`. Default `./routes`. */
   root?: string;

@@ -5,7 +5,7 @@ import { setTemplateRenderer, TernError, TernResponse, type Handler, type TernRe
 import { carryRouteOptions } from './mark-as-route';
 import { assertTemplateName, ConfinedLoader } from './template-loader';
 
-/** SPEC.md `configure_templates`. */
+/** The options of `configureTemplates`: where templates live and whether edits are picked up without a restart. */
 export interface TemplateOptions {
   /** Directory the template names are resolved in; relative paths resolve against `process.cwd()`. */
   templateDir: string;

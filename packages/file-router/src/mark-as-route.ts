@@ -4,7 +4,8 @@ import type { Handler, ResponseSchema, RouteOptions } from '@tern/core';
 export type FileRouteHandler = Handler<any>;
 
 /**
- * What `markAsRoute` accepts: SPEC.md's `mark_as_route` options plus the usual route options a
+ * What `markAsRoute` accepts: the path, methods and documentation of a file route
+ * (`responseModel`, `statusCode`, `tags`, `security`, `deprecated`…) plus the usual route options a
  * route file may need (`name` for `urlFor`, `requestModel`, `middleware`…).
  */
 export interface MarkAsRouteOptions

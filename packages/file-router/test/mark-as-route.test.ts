@@ -19,7 +19,7 @@ function routeAt(app: TernApp, method: string, rawPath: string): RouteInfo {
 }
 
 describe('markAsRoute', () => {
-  it('carries SPEC.md options onto the route: responseModel lands under statusCode', async () => {
+  it('carries its documentation options onto the route: responseModel lands under statusCode', async () => {
     const app = appFor({
       'users/route.ts': `${IMPORTS}
 class UserDto { id!: number; }

@@ -8,6 +8,7 @@ import {
   UUIDConvertor,
 } from './builtins';
 import { TernError } from '../errors';
+import { assertSafeConverterRegex } from './regex-safety';
 
 /**
  * The converters known by name. It is process-wide, like Starlette's: converters are part of the
@@ -25,13 +26,40 @@ const registry = new Map<string, Convertor<any>>([
 const BUILT_IN = new Set(registry.keys());
 
 /**
+ * The built-ins' patterns, checked by hand: safe-regex2 flags `[0-9]+(\.[0-9]+)?` and
+ * `[a-z0-9]+(?:-[a-z0-9]+)*` for a quantifier inside a quantified group, but each repetition there
+ * must start with a character the one before cannot end with ('.', '-'), so matching is linear.
+ * Taken at load time, before any code could reassign a built-in's `regex`.
+ */
+const HAND_CHECKED = new Set([...registry.values()].map((convertor) => convertor.regex));
+
+/** Names registered with `allowUnsafeRegex`: their patterns are not checked again when paths compile. */
+const unsafeAllowed = new Set<string>();
+
+/** Options of `registerUrlConvertor`. */
+export interface RegisterConvertorOptions {
+  /**
+   * Accept a pattern that safe-regex2 says can backtrack catastrophically (a quantified group
+   * containing a quantifier, such as `([a-z0-9]+-?)+`, or more than 25 quantifiers). Dangerous:
+   * the pattern runs on every request against a value the client chose, and one crafted value of
+   * a few dozen characters can hold the event loop for seconds, stalling every other request.
+   * Only set it for a pattern you have checked cannot backtrack (each repetition starts with a
+   * character the previous one cannot end with), as safe-regex2 also refuses some linear ones.
+   */
+  allowUnsafeRegex?: boolean;
+}
+
+/**
  * Registers a custom converter under `name`, usable as `{param:name}` in any path compiled after
- * this call (routes are compiled in `app.ready()`).
+ * this call (routes are compiled in `app.ready()`). A regex that can backtrack catastrophically is
+ * refused (`TERN_UNSAFE_CONVERTER_REGEX`) unless `options.allowUnsafeRegex` is set.
  *
  * @example
  * registerUrlConvertor('version', new VersionConvertor());
+ * // checked by hand: each '-' starts a new word, so this cannot backtrack
+ * registerUrlConvertor('dashed', new DashedConvertor(), { allowUnsafeRegex: true });
  */
-export function registerUrlConvertor(name: string, convertor: Convertor<any>): void {
+export function registerUrlConvertor(name: string, convertor: Convertor<any>, options: RegisterConvertorOptions = {}): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new TernError('TERN_INVALID_CONVERTER', `Converter name '${name}' must be an identifier.`);
   }
@@ -41,12 +69,25 @@ export function registerUrlConvertor(name: string, convertor: Convertor<any>): v
   if (!(convertor instanceof Convertor) || typeof convertor.regex !== 'string') {
     throw new TernError('TERN_INVALID_CONVERTER', `Converter '${name}' must be a Convertor instance with a string regex.`);
   }
-  try {
-    new RegExp(convertor.regex);
-  } catch (err) {
-    throw new TernError('TERN_INVALID_CONVERTER', `Converter '${name}' has an invalid regex: ${(err as Error).message}`);
-  }
+  const allowUnsafeRegex = options.allowUnsafeRegex === true;
+  assertSafeConverterRegex(convertor.regex, `Converter '${name}'`, { trusted: HAND_CHECKED, allowUnsafeRegex });
   registry.set(name, convertor);
+  if (allowUnsafeRegex) unsafeAllowed.add(name);
+  else unsafeAllowed.delete(name);
+}
+
+/**
+ * The converter a path names, checked again as the path compiles: a converter is a plain object
+ * whose `regex` may have been reassigned since it was registered. Throws `TERN_UNSAFE_CONVERTER_REGEX`
+ * (or `TERN_INVALID_CONVERTER`) naming `where`; undefined when no converter has that name.
+ */
+export function convertorForPath(name: string, where: string): Convertor<any> | undefined {
+  const convertor = registry.get(name);
+  if (convertor) {
+    const trust = { trusted: HAND_CHECKED, allowUnsafeRegex: unsafeAllowed.has(name) };
+    assertSafeConverterRegex(convertor.regex, `${where}: converter '${name}'`, trust);
+  }
+  return convertor;
 }
 
 /** The converter registered under `name`, or undefined. */

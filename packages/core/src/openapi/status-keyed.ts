@@ -8,7 +8,7 @@ const FAR_INDEX = 1 << 20;
  * Why not `{}`: V8 keeps integer-like keys as array elements, and adding `200` to an empty object
  * allocates a ~300-slot element store that `422` then grows to ~650, about 6 KB per object, which
  * `JSON.stringify` walks slot by slot. With one such object per operation that was ~6 MB of heap
- * and ~15 ms of a 1,000-route app's startup (docs/performance.md). Elements that start in
+ * and ~15 ms of a 1,000-route app's startup (docs/performance-log.md). Elements that start in
  * dictionary mode are a small hash table, and V8 keeps them so while they stay sparse.
  *
  * @example

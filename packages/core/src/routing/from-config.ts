@@ -13,7 +13,7 @@ export interface RouteConfigEntry extends RouteOptions {
 }
 
 /**
- * Builds `Routes` from configuration (SPEC.md rule 9): each entry names a module and an export.
+ * Builds `Routes` from configuration (a JSON file, say): each entry names a module and an export.
  * Loading happens now, at startup: a module that cannot be loaded or an export that is not a
  * function throws a `RouteImportError` (code `TERN_IMPORT_FAILED`) naming it.
  *

@@ -1,5 +1,5 @@
 import type { Convertor } from '../converters';
-import { getConvertor } from '../converters/registry';
+import { convertorForPath } from '../converters/registry';
 import { InvalidRouteError } from '../errors';
 
 /** One `{name:conv}` parameter of a compiled path, with its converter bound at startup. */
@@ -91,7 +91,7 @@ export function compilePath(raw: string, where: string): CompiledPath {
       );
     }
     const [, name, converterName = 'str'] = m;
-    const convertor = getConvertor(converterName);
+    const convertor = convertorForPath(converterName, `${where}: '${raw}'`);
     if (!convertor) {
       throw new InvalidRouteError(
         `${where}: unknown converter '${converterName}' in '${raw}'; register it with registerUrlConvertor() before app.ready().`,

@@ -14,7 +14,10 @@ export interface RouteDefinition<P extends string = string> extends RouteOptions
   handler?: Handler<PathParams<P>>;
 }
 
-/** `[match, params, allowed]` as SPEC.md describes `route.match`. */
+/**
+ * What `route.match` returns: `[route, params, allowed]` when the path matches (the converted
+ * parameters, and whether the method is one of the route's), else `[null, null, false]`.
+ */
 export type RouteMatchResult = [Routes<any> | null, Record<string, unknown> | null, boolean];
 
 /**
@@ -31,7 +34,7 @@ export class Routes<P extends string = string> {
   handler?: Handler<PathParams<P>>;
   readonly methods: string[];
   readonly options: Readonly<RouteOptions>;
-  /** Options SPEC.md does not name, kept as metadata. */
+  /** Options that are not route options Tern knows (`name`, `summary`, …), kept as metadata. */
   readonly extra: Readonly<Record<string, unknown>>;
   private compiled?: CompiledPath;
 

@@ -50,7 +50,7 @@ export type SecurityRequirement = Record<string, string[]>;
 /** A response schema: a class, `[Class]`, a `{ field: type }` shape, or `{ description }`. */
 export type ResponseSchema = Function | [Function] | { description: string } | Record<string, unknown>;
 
-/** The options every declaration style shares (SPEC.md "Route object"). */
+/** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
 export interface RouteOptions {
   /** HTTP methods accepted; default `['GET']` (method helpers set it for you). */
   methods?: string[];

@@ -17,7 +17,7 @@
  *   (so not numeric and without spaces);
  * - the default host lists are empty, `blacklisted_chars` is empty, `domain_specific_validation`
  *   and display names are off.
- * `email.test.ts` checks the implication by property tests against validator.
+ * `validation-email.test.ts` checks the implication by property tests against validator.
  */
 import { classValidator } from './libraries';
 import type { Test } from './rules';

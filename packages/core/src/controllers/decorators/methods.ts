@@ -4,6 +4,12 @@ import { methodTarget, misuse, type RouteMethodDecorator } from './targets';
 /** The options of `@Get`, `@Post`, …: every `Routes` option except `methods`. */
 export type MethodRouteOptions = Omit<RouteOptions, 'methods'>;
 
+/** The HTTP methods that have a decorator of their own. */
+type MappedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** The shape of `@Get`, `@Post`, … and `@Route`: a path (default `/`) and route options. */
+type MappingDecorator<O extends RouteOptions> = (path?: string, options?: O) => RouteMethodDecorator;
+
 function declare(methods: string[] | undefined, label: string, path: unknown, options: unknown): RouteMethodDecorator {
   if (typeof path !== 'string') throw misuse(`${label}(path, options): path must be a string such as '/{id:int}'.`);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -22,6 +28,18 @@ function declare(methods: string[] | undefined, label: string, path: unknown, op
 }
 
 /**
+ * Builds a route method decorator: for one HTTP method (`'GET'` gives `@Get`, whose error
+ * messages say `@Get`), or, without one, `@Route`, which reads the methods from its options.
+ */
+function mappingDecorator(method: MappedMethod): MappingDecorator<MethodRouteOptions>;
+function mappingDecorator(): MappingDecorator<RouteOptions>;
+function mappingDecorator(method?: MappedMethod): MappingDecorator<RouteOptions> {
+  const label = method === undefined ? '@Route' : `@${method[0]}${method.slice(1).toLowerCase()}`;
+  const fixed = method === undefined ? undefined : [method];
+  return (path = '/', options = {}) => declare(fixed, label, path, options);
+}
+
+/**
  * `GET path` served by the decorated method. `options` takes every `Routes` option (`name`,
  * `summary`, `responses`, `security`, `statusCode`, …; unknown keys are kept as route metadata).
  * The path defaults to `/`, which serves the controller's prefix itself.
@@ -30,9 +48,7 @@ function declare(methods: string[] | undefined, label: string, path: unknown, op
  * @Get('/{id:int}', { name: 'get', summary: 'Get a user', responses: { 200: UserDto, 404: { description: 'Not found' } } })
  * async getUser(@Param('id') id: number) { return this.users.find(id); }
  */
-export function Get(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['GET'], '@Get', path, options);
-}
+export const Get = mappingDecorator('GET');
 
 /**
  * `POST path`. A plain return value is sent as JSON with `options.statusCode` (default 200).
@@ -41,19 +57,25 @@ export function Get(path = '/', options: MethodRouteOptions = {}): RouteMethodDe
  * @Post('/', { statusCode: 201 })
  * async create(@Body() body: CreateUserDto) { return this.users.create(body); }
  */
-export function Post(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['POST'], '@Post', path, options);
-}
+export const Post = mappingDecorator('POST');
 
-/** `PUT path`; see {@link Get} for the options. */
-export function Put(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['PUT'], '@Put', path, options);
-}
+/**
+ * `PUT path`: replaces the resource; see {@link Get} for the options.
+ *
+ * @example
+ * @Put('/{id:int}')
+ * async replace(@Param('id') id: number, @Body() body: UserDto) { return this.users.replace(id, body); }
+ */
+export const Put = mappingDecorator('PUT');
 
-/** `PATCH path`; see {@link Get} for the options. */
-export function Patch(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['PATCH'], '@Patch', path, options);
-}
+/**
+ * `PATCH path`: changes part of the resource; see {@link Get} for the options.
+ *
+ * @example
+ * @Patch('/{id:int}')
+ * async rename(@Param('id') id: number, @Body() body: RenameUserDto) { return this.users.rename(id, body.name); }
+ */
+export const Patch = mappingDecorator('PATCH');
 
 /**
  * `DELETE path`. With `statusCode: 204` the method may return nothing: an empty 204 is sent.
@@ -62,27 +84,33 @@ export function Patch(path = '/', options: MethodRouteOptions = {}): RouteMethod
  * @Delete('/{id:int}', { statusCode: 204 })
  * async remove(@Param('id') id: number) { this.users.remove(id); }
  */
-export function Delete(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['DELETE'], '@Delete', path, options);
-}
-
-/** `HEAD path` (every GET route already answers HEAD unless a HEAD route is declared). */
-export function Head(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['HEAD'], '@Head', path, options);
-}
-
-/** `OPTIONS path`; see {@link Get} for the options. */
-export function Options(path = '/', options: MethodRouteOptions = {}): RouteMethodDecorator {
-  return declare(['OPTIONS'], '@Options', path, options);
-}
+export const Delete = mappingDecorator('DELETE');
 
 /**
- * One method for several HTTP methods (default `['GET']`); the method reads `req.method`.
+ * `HEAD path`. Every GET route already answers HEAD (same headers, no body); declare one only
+ * when HEAD can be answered more cheaply than GET.
+ *
+ * @example
+ * @Head('/{id:int}')
+ * async exists(@Param('id') id: number, @Res() res: Response) { return res.status(this.users.has(id) ? 200 : 404); }
+ */
+export const Head = mappingDecorator('HEAD');
+
+/**
+ * `OPTIONS path`; see {@link Get} for the options.
+ *
+ * @example
+ * @Options('/')
+ * async describe(@Res() res: Response) { return res.setHeader('Allow', 'GET, POST').status(204); }
+ */
+export const Options = mappingDecorator('OPTIONS');
+
+/**
+ * One method for several HTTP methods (`options.methods`, default `['GET']`); the method reads
+ * `req.method`.
  *
  * @example
  * @Route('/ping', { methods: ['GET', 'POST'] })
  * async ping(@Req() req: Request) { return { method: req.method }; }
  */
-export function Route(path = '/', options: RouteOptions = {}): RouteMethodDecorator {
-  return declare(undefined, '@Route', path, options);
-}
+export const Route = mappingDecorator();

@@ -10,7 +10,7 @@ import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 export type FieldType = Function | readonly [FieldType] | { [field: string]: FieldType };
 
 /**
- * What a route may give per status code in `responses` (API.md "Route objects").
+ * What a route may give per status code in its `responses` option.
  *
  * @example
  * const responses: Record<number, ResponseShape> = {
