@@ -46,4 +46,28 @@ describe('405 and HEAD', () => {
     app.delete('/users/{id}', async (req, res, { id }) => ({ deleted: id }));
     expect((await app.inject({ method: 'DELETE', url: '/users/me' })).json()).toEqual({ deleted: 'me' });
   });
+
+  it('lists in Allow only the methods whose routes accept this path, converters included', async () => {
+    const app = new TernApp();
+    app.get('/notes/export', async () => ({ export: true }));
+    app.delete('/notes/{id:int}', async (req, res, { id }) => ({ deleted: id }));
+    const onExport = await app.inject({ method: 'PUT', url: '/notes/export' });
+    expect(onExport.statusCode).toBe(405);
+    expect(onExport.headers.allow).toBe('GET, HEAD');
+    const onId = await app.inject({ method: 'PUT', url: '/notes/7' });
+    expect(onId.statusCode).toBe(405);
+    expect(onId.headers.allow).toBe('DELETE');
+    expect((await app.inject({ method: 'PUT', url: '/notes/x7' })).statusCode).toBe(404);
+  });
+
+  it('never takes an empty trailing segment for a parameter value (404, trailing slashes are strict)', async () => {
+    const app = new TernApp();
+    app.get('/items', async () => ({ list: [] }));
+    app.get('/items/{id:int}', async (req, res, { id }) => ({ id }));
+    app.get('/tags/{name}/posts', async (req, res, { name }) => ({ name }));
+    expect((await app.inject('/items/')).statusCode).toBe(404);
+    expect((await app.inject('/tags//posts')).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/items/' })).statusCode).toBe(404);
+    expect((await app.inject('/items/3')).json()).toEqual({ id: 3 });
+  });
 });

@@ -85,9 +85,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
 
   /** Finds the route for a request; never throws, returns the error to answer instead. */
   lookup(method: string, path: string): Lookup<R> {
-    if (hasDotSegment(path)) {
-      return { error: frameworkError(400, 'TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.") };
-    }
+    if (hasDotSegment(path)) return { error: badPath() };
     let hit;
     try {
       hit = this.find(method, path);
@@ -96,31 +94,17 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     if (!hit) return { error: this.missError(method, path) };
     const candidates = hit.store;
-    const raw = hit.params;
     let firstFailure: { param: string; message: string } | undefined;
     const reasons: string[] = [];
     for (let c = 0; c < candidates.length; c++) {
       const route = candidates[c];
-      const specs = route.path.params;
-      const params: Record<string, unknown> = {};
-      let failed = false;
-      for (let i = 0; i < specs.length; i++) {
-        const spec = specs[i];
-        const value = spec.converterName === 'path' ? (raw['*'] ?? '') : (raw[`p${i}`] as string);
-        if (value.length > this.options.maxParamLength) {
-          return {
-            error: frameworkError(414, 'TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
-          };
-        }
-        const message = convertParam(spec, value, params);
-        if (message !== undefined) {
-          firstFailure ??= { param: spec.name, message };
-          reasons.push(`${route.source}: ${message}`);
-          failed = true;
-          break;
-        }
-      }
-      if (!failed) return { route, params };
+      const outcome = this.convert(route, hit.params);
+      // Every candidate has this shape: an empty segment fails them all alike.
+      if (outcome === NO_MATCH) return { error: this.missError(method, path) };
+      if ('params' in outcome) return { route, params: outcome.params };
+      if ('error' in outcome) return outcome;
+      firstFailure ??= outcome;
+      reasons.push(`${route.source}: ${outcome.message}`);
     }
     const failure = firstFailure as { param: string; message: string };
     return {
@@ -131,7 +115,35 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     };
   }
 
-  /** 400 for undecodable paths, 405 with Allow when another method matches, else 404. */
+  /**
+   * Runs a route's converters over the matched values: its params, its first failure, a 400 for a
+   * decoded dot segment, a 414, or NO_MATCH when a plain parameter matched an empty segment
+   * (`/items/` against `/items/{id}`: trailing slashes are strict, so that is no value at all).
+   */
+  private convert(
+    route: R,
+    raw: Record<string, string | undefined>,
+  ): { params: Record<string, unknown> } | { param: string; message: string } | { error: HTTPException } | typeof NO_MATCH {
+    const specs = route.path.params;
+    const params: Record<string, unknown> = {};
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i];
+      const isPath = spec.converterName === 'path';
+      const value = isPath ? (raw['*'] ?? '') : (raw[`p${i}`] as string);
+      if (value === '' && !isPath) return NO_MATCH;
+      if (value.includes('.') && hasDecodedDotSegment(value)) return { error: badPath() };
+      if (value.length > this.options.maxParamLength) {
+        return {
+          error: frameworkError(414, 'TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
+        };
+      }
+      const message = convertParam(spec, value, params);
+      if (message !== undefined) return { param: spec.name, message };
+    }
+    return { params };
+  }
+
+  /** 400 for undecodable paths, 405 with Allow when another method's route accepts the path, else 404. */
   private missError(method: string, path: string): HTTPException {
     if (path.includes('%')) {
       try {
@@ -142,7 +154,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     const allowed: string[] = [];
     for (const other of this.methods) {
-      if (other !== method && this.matcher.find(other, path)) allowed.push(other);
+      if (other !== method && this.accepts(other, path)) allowed.push(other);
     }
     if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
     if (allowed.length > 0) {
@@ -154,6 +166,20 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     return frameworkError(404, 'TERN_NOT_FOUND', `No route matches ${path}.`, {
       debugReasons: this.options.debug ? this.explain(method, path) : undefined,
+    });
+  }
+
+  /** Whether a route of `method` would serve `path`, converters included (for `Allow`). */
+  private accepts(method: string, path: string): boolean {
+    let hit;
+    try {
+      hit = this.matcher.find(method, path);
+    } catch {
+      return false;
+    }
+    return hit !== null && hit.store.some((route) => {
+      const outcome = this.convert(route, hit.params);
+      return outcome !== NO_MATCH && 'params' in outcome;
     });
   }
 
@@ -169,6 +195,20 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     return reasons;
   }
+}
+
+const NO_MATCH = Symbol('no match');
+
+/**
+ * A decoded value holding a `.` or `..` segment (`..%2f..%2fetc` decodes to `../../etc`), with
+ * `\` counted as a separator too: handlers that join it onto a folder would leave the folder.
+ */
+function hasDecodedDotSegment(value: string): boolean {
+  return value.includes('.') && /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(value);
+}
+
+function badPath(): HTTPException {
+  return frameworkError(400, 'TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.");
 }
 
 function hasDotSegment(path: string): boolean {

@@ -30,13 +30,23 @@ export interface InjectResponse {
   cookies: Array<{ name: string; value: string; [attribute: string]: unknown }>;
 }
 
-/** Runs one request through a Node listener in memory (light-my-request), without a socket. */
+/**
+ * Runs one request through a Node listener in memory (light-my-request), without a socket. The
+ * listener sees the request target exactly as written, as a socket would deliver it:
+ * light-my-request parses it with the WHATWG URL parser, which would resolve `/public/../admin`
+ * to `/admin` and hide from tests what the router refuses over a real connection.
+ */
 export async function injectRequest(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
   options: InjectOptions | string,
 ): Promise<InjectResponse> {
   const opts = typeof options === 'string' ? { url: options } : options;
-  const response = await loadInject()(listener, {
+  const target = exactTarget(opts);
+  const exact = target === undefined ? listener : (req: IncomingMessage, res: ServerResponse) => {
+    req.url = target;
+    listener(req, res);
+  };
+  const response = await loadInject()(exact, {
     method: (opts.method ?? 'GET') as any,
     url: opts.url,
     headers: opts.headers,
@@ -52,4 +62,17 @@ export async function injectRequest(
     json: () => response.json(),
     cookies: response.cookies as InjectResponse['cookies'],
   };
+}
+
+/** The origin-form target a client would send for these options; undefined for absolute URLs. */
+function exactTarget(opts: InjectOptions): string | undefined {
+  if (!opts.url.startsWith('/')) return undefined;
+  if (!opts.query) return opts.url;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(opts.query)) {
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, item);
+  }
+  const text = query.toString();
+  if (!text) return opts.url;
+  return `${opts.url}${opts.url.includes('?') ? '&' : '?'}${text}`;
 }
