@@ -1,4 +1,5 @@
-import { frameworkError, RouteConflictError, type HTTPException } from '../errors';
+import { RouteConflictError, type HTTPException } from '../errors';
+import { requestError } from '../errors/request-error';
 import type { CompiledRoute } from './compile';
 import { convertParam, matchPath } from './path';
 import { createMatcher, type Matcher } from './matcher';
@@ -86,7 +87,7 @@ export class RouteTable {
   /** Finds the route for a request; never throws, returns the error to answer instead. */
   lookup(method: string, path: string): Lookup {
     if (hasDotSegment(path)) {
-      return { error: frameworkError(400, 'TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.") };
+      return { error: requestError('TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.") };
     }
     let hit;
     try {
@@ -109,7 +110,7 @@ export class RouteTable {
         const value = spec.converterName === 'path' ? (raw['*'] ?? '') : (raw[`p${i}`] as string);
         if (value.length > this.options.maxParamLength) {
           return {
-            error: frameworkError(414, 'TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
+            error: requestError('TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
           };
         }
         const message = convertParam(spec, value, params);
@@ -124,7 +125,7 @@ export class RouteTable {
     }
     const failure = firstFailure as { param: string; message: string };
     return {
-      error: frameworkError(422, 'TERN_INVALID_PATH_PARAM', failure.message, {
+      error: requestError('TERN_INVALID_PATH_PARAM', failure.message, {
         errors: [{ path: failure.param, message: failure.message }],
         debugReasons: this.options.debug ? reasons : undefined,
       }),
@@ -137,7 +138,7 @@ export class RouteTable {
       try {
         decodeURIComponent(path);
       } catch {
-        return frameworkError(400, 'TERN_BAD_URL', 'The request path has malformed percent-encoding.');
+        return requestError('TERN_BAD_URL', 'The request path has malformed percent-encoding.');
       }
     }
     const allowed: string[] = [];
@@ -147,12 +148,12 @@ export class RouteTable {
     if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
     if (allowed.length > 0) {
       allowed.sort();
-      return frameworkError(405, 'TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
+      return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
         headers: { allow: allowed.join(', ') },
         debugReasons: this.options.debug ? this.explain(method, path) : undefined,
       });
     }
-    return frameworkError(404, 'TERN_NOT_FOUND', `No route matches ${path}.`, {
+    return requestError('TERN_NOT_FOUND', `No route matches ${path}.`, {
       debugReasons: this.options.debug ? this.explain(method, path) : undefined,
     });
   }
