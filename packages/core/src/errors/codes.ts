@@ -11,14 +11,24 @@
  *   `TernTypeError` or `TernRangeError` (the row's `error`), so `instanceof TypeError` holds.
  */
 
-/** A row of {@link ERROR_CODES}. */
+/**
+ * A row of {@link ERROR_CODES}.
+ *
+ * @example
+ * const row: ErrorCodeEntry = { kind: 'request', status: 404, meaning: 'No route matches the path.' };
+ */
 export type ErrorCodeEntry =
   | { readonly kind: 'request'; readonly status: number; readonly meaning: string }
   | { readonly kind: 'startup'; readonly meaning: string }
   | { readonly kind: 'render'; readonly meaning: string }
   | { readonly kind: 'usage'; readonly error: 'TypeError' | 'RangeError'; readonly meaning: string };
 
-/** Which of the four families a code belongs to. */
+/**
+ * Which of the four families a code belongs to.
+ *
+ * @example
+ * const kind: ErrorCodeKind = ERROR_CODES.TERN_ROUTE_CONFLICT.kind; // 'startup'
+ */
 export type ErrorCodeKind = ErrorCodeEntry['kind'];
 
 const table = {

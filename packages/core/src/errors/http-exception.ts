@@ -8,7 +8,13 @@ export interface FieldError {
   message: string;
 }
 
-/** What an HTTPException carries besides its status, detail and headers. */
+/**
+ * What an HTTPException carries besides its status, detail and headers.
+ *
+ * @example
+ * const options: HTTPExceptionOptions = { errors: [{ path: 'qty', message: 'qty must be positive' }] };
+ * throw new HTTPException(422, 'Bad order', undefined, options);
+ */
 export interface HTTPExceptionOptions {
   /**
    * One of Tern's request codes (docs/errors.md); the status must be the code's. Tern's own
@@ -69,6 +75,9 @@ export class HTTPException extends Error {
  *
  * @deprecated Internal, and kept only until the request path uses `requestError` (which takes
  * the status from the code table); `status` must be the code's status.
+ *
+ * @example
+ * frameworkError(404, 'TERN_NOT_FOUND', 'No route matches /x.'); // use requestError('TERN_NOT_FOUND', …)
  */
 export function frameworkError(
   status: number,

@@ -1,7 +1,12 @@
 import { statusOf, type RequestErrorCode } from './codes';
 import { HTTPException, type FieldError } from './http-exception';
 
-/** What a framework-made answer may carry besides its code and detail. */
+/**
+ * What a framework-made answer may carry besides its code and detail.
+ *
+ * @example
+ * const extra: RequestErrorExtra = { headers: { allow: 'GET, HEAD' } };
+ */
 export interface RequestErrorExtra {
   /** Validation failures listed in the problem body. */
   errors?: FieldError[];
