@@ -1,3 +1,5 @@
+import { TernRangeError } from './errors';
+
 /**
  * Application settings that change behaviour rather than declare routes.
  *
@@ -24,7 +26,7 @@ export class MakeConfig {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`MakeConfig: ${name} must be a positive integer.`);
+  if (!Number.isInteger(value) || value <= 0) throw new TernRangeError('TERN_INVALID_LIMIT', `MakeConfig: ${name} must be a positive integer.`);
   return value;
 }
 

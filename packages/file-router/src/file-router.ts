@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RouteImportError, Routes, TernApp, TernError, type Declaration, type RouteProvider } from '@tern/core';
+import { RouteImportError, Routes, TernApp, TernError, TernTypeError, type Declaration, type RouteProvider } from '@tern/core';
 import { routeOptionsOf, toRouteOptions, type FileRouteHandler, type MarkAsRouteOptions } from './mark-as-route';
 import { checkRoutePath, normaliseExemptPaths, scanRoutes, type RouteFile } from './scan';
 
@@ -37,8 +37,8 @@ export class FileRouter implements RouteProvider {
   private scanned?: { files: RouteFile[]; routes: Routes<any>[] };
 
   constructor(app: TernApp, options: FileRouterOptions = {}) {
-    if (!(app instanceof TernApp)) throw new TypeError('new FileRouter(app, options): app must be a TernApp.');
-    if (options.root !== undefined && typeof options.root !== 'string') throw new TypeError('FileRouter: root must be a directory path.');
+    if (!(app instanceof TernApp)) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new FileRouter(app, options): app must be a TernApp.');
+    if (options.root !== undefined && typeof options.root !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'FileRouter: root must be a directory path.');
     this.root = resolve(options.root ?? './routes');
     this.exemptPaths = normaliseExemptPaths(options.exemptPaths);
     this.excludeFromSchema = options.excludeFromSchema === true;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Environment, type ILoader } from 'nunjucks';
-import { setTemplateRenderer, TernError, TernResponse, type Handler, type TernRequest } from '@tern/core';
+import { setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
 import { carryRouteOptions } from './mark-as-route';
 import { assertTemplateName, ConfinedLoader } from './template-loader';
 
@@ -25,7 +25,7 @@ export interface TemplateOptions {
  */
 export function configureTemplates(options: TemplateOptions): Environment {
   if (typeof options !== 'object' || options === null || typeof options.templateDir !== 'string') {
-    throw new TypeError('configureTemplates({ templateDir, autoReload }): templateDir must be a directory path.');
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'configureTemplates({ templateDir, autoReload }): templateDir must be a directory path.');
   }
   const templateDir = resolve(options.templateDir);
   let isDirectory = false;
@@ -69,7 +69,7 @@ export type ContextHandler<P = Record<string, any>> = (req: TernRequest<P>, res:
  */
 export function render<P = Record<string, any>>(template: string, handler: ContextHandler<P>): Handler<P> {
   assertTemplateName(template);
-  if (typeof handler !== 'function') throw new TypeError(`render('${template}', handler): handler must be a function.`);
+  if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `render('${template}', handler): handler must be a function.`);
   const rendered: Handler<P> = async (req, res, params) => {
     const context: unknown = await handler(req, res, params);
     if (context instanceof TernResponse) return context;

@@ -1,4 +1,4 @@
-import type { Handler, ResponseSchema, RouteOptions } from '@tern/core';
+import { TernTypeError, type Handler, type ResponseSchema, type RouteOptions } from '@tern/core';
 
 /** A handler exported by a route file: `(req, res, params)`, params typed loosely. */
 export type FileRouteHandler = Handler<any>;
@@ -61,19 +61,19 @@ const OPTION_KEYS = new Set<string>([
  */
 export function markAsRoute<H extends FileRouteHandler>(options: MarkAsRouteOptions, handler: H): H {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError('markAsRoute(options, handler): options must be an object.');
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'markAsRoute(options, handler): options must be an object.');
   }
-  if (typeof handler !== 'function') throw new TypeError('markAsRoute(options, handler): handler must be a function.');
+  if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'markAsRoute(options, handler): handler must be a function.');
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
   if (unknown.length > 0) {
-    throw new TypeError(`markAsRoute: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}.`);
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `markAsRoute: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}.`);
   }
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
-    throw new TypeError(`markAsRoute: path must be a string starting with '/', got ${JSON.stringify(options.path)}.`);
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `markAsRoute: path must be a string starting with '/', got ${JSON.stringify(options.path)}.`);
   }
   if (options.methods !== undefined) {
     if (!Array.isArray(options.methods) || options.methods.length === 0 || options.methods.some((m) => typeof m !== 'string')) {
-      throw new TypeError('markAsRoute: methods must be a non-empty list of method names.');
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'markAsRoute: methods must be a non-empty list of method names.');
     }
   }
   const marked = function (this: unknown, ...args: Parameters<H>) {

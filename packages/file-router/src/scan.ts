@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
-import { getConvertor, InvalidRouteError, TernError } from '@tern/core';
+import { getConvertor, InvalidRouteError, TernError, TernTypeError } from '@tern/core';
 
 /** One route file found by the scan. */
 export interface RouteFile {
@@ -194,13 +194,13 @@ function isExempt(path: string, exemptPaths: readonly string[]): boolean {
 /** Checks and normalises `exemptPaths` entries: leading slash, no trailing slash. */
 export function normaliseExemptPaths(paths: unknown): string[] {
   if (paths === undefined) return [];
-  if (!Array.isArray(paths)) throw new TypeError('FileRouter: exemptPaths must be a list of URL paths.');
+  if (!Array.isArray(paths)) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'FileRouter: exemptPaths must be a list of URL paths.');
   return paths.map((entry) => {
     if (typeof entry !== 'string' || !entry.startsWith('/')) {
-      throw new TypeError(`FileRouter: exemptPaths entry ${JSON.stringify(entry)} must be a URL path starting with '/'.`);
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `FileRouter: exemptPaths entry ${JSON.stringify(entry)} must be a URL path starting with '/'.`);
     }
     const trimmed = entry.replace(/\/+$/, '');
-    if (!trimmed) throw new TypeError("FileRouter: exemptPaths cannot hold '/': that would remove every route.");
+    if (!trimmed) throw new TernTypeError('TERN_INVALID_ARGUMENT', "FileRouter: exemptPaths cannot hold '/': that would remove every route.");
     return trimmed;
   });
 }

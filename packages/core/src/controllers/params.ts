@@ -4,6 +4,7 @@
  */
 import type { ParameterObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { TernError, type FieldError } from '../errors';
+import type { RequestErrorCode, StartupOrServingCode } from '../errors/codes';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { SchemaRegistry } from '../openapi/schema';
@@ -14,7 +15,7 @@ import { reflectedPropertyType, type ParamMeta } from './metadata';
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
 export class ParamFailure {
   constructor(
-    readonly code: string,
+    readonly code: RequestErrorCode,
     readonly detail: string,
     readonly errors: FieldError[],
   ) {}
@@ -126,7 +127,7 @@ function typeName(type: Function | undefined): string {
   return type === undefined ? 'unknown' : type.name || '(anonymous)';
 }
 
-function startupError(code: string, ctx: ParamContext, meta: ParamMeta, message: string): TernError {
+function startupError(code: StartupOrServingCode, ctx: ParamContext, meta: ParamMeta, message: string): TernError {
   return new TernError(code, `${ctx.where}, parameter #${meta.index} ${meta.label}: ${message}`);
 }
 

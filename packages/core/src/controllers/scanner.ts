@@ -5,7 +5,8 @@
  * middleware, OpenAPI and `getAllRoutes` treat controller routes like any other.
  */
 import type { ParameterObject } from 'openapi3-ts/oas31';
-import { frameworkError, TernError } from '../errors';
+import { TernError } from '../errors';
+import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { markChecksInput } from '../openapi/input-checks';
@@ -351,5 +352,5 @@ function buildHandler(instance: object, fn: Function, params: CompiledParam[], s
 function toProblem(failures: ParamFailure[]) {
   const [first] = failures;
   const detail = failures.length === 1 ? first.detail : failures.map((f) => f.detail).join(' ');
-  return frameworkError(422, first.code, detail, { errors: failures.flatMap((f) => f.errors) });
+  return requestError(first.code, detail, { errors: failures.flatMap((f) => f.errors) });
 }

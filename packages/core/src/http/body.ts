@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import fastContentTypeParse from 'fast-content-type-parse';
 import secureJson from 'secure-json-parse';
-import { frameworkError } from '../errors';
+import { requestError } from '../errors/request-error';
 
 /** Limits applied to request bodies; see `TernOptions`. */
 export interface BodyLimits {
@@ -18,7 +18,7 @@ export function declaredLengthExceeds(req: IncomingMessage, limit: number): bool
 }
 
 export function payloadTooLarge(limit: number) {
-  return frameworkError(413, 'TERN_BODY_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
+  return requestError('TERN_BODY_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
 }
 
 /**
@@ -56,7 +56,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       cleanup();
       // Node reports a client that hung up mid-body as an 'aborted' ECONNRESET error.
       if (err.code === 'ECONNRESET' || !req.complete) return reject(aborted());
-      reject(frameworkError(400, 'TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
+      reject(requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
     };
     const onClose = () => {
       if (req.complete) return;
@@ -71,23 +71,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function aborted() {
-  return frameworkError(400, 'TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
+  return requestError('TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
 }
 
 /** Checks the Content-Type names JSON (`application/json` or any `+json` type). */
 export function assertJsonContentType(req: IncomingMessage): void {
   const header = req.headers['content-type'];
   if (header === undefined) {
-    throw frameworkError(415, 'TERN_UNSUPPORTED_MEDIA_TYPE', 'Expected a JSON body with Content-Type application/json.');
+    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', 'Expected a JSON body with Content-Type application/json.');
   }
   let type: string;
   try {
     type = fastContentTypeParse.parse(header).type;
   } catch {
-    throw frameworkError(400, 'TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
+    throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw frameworkError(415, 'TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got '${type}'.`);
+    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got '${type}'.`);
   }
 }
 
@@ -97,16 +97,16 @@ export function assertJsonContentType(req: IncomingMessage): void {
  */
 export function parseJson(text: string, depthLimit: number): unknown {
   if (exceedsDepth(text, depthLimit)) {
-    throw frameworkError(400, 'TERN_JSON_TOO_DEEP', `JSON body nests deeper than ${depthLimit} levels.`);
+    throw requestError('TERN_JSON_TOO_DEEP', `JSON body nests deeper than ${depthLimit} levels.`);
   }
   try {
     return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     const message = (err as Error).message;
     if (/prototype/i.test(message)) {
-      throw frameworkError(400, 'TERN_JSON_FORBIDDEN_KEY', 'JSON body contains a forbidden __proto__ or constructor.prototype key.');
+      throw requestError('TERN_JSON_FORBIDDEN_KEY', 'JSON body contains a forbidden __proto__ or constructor.prototype key.');
     }
-    throw frameworkError(400, 'TERN_INVALID_JSON', `Request body is not valid JSON: ${message}`);
+    throw requestError('TERN_INVALID_JSON', `Request body is not valid JSON: ${message}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import { renderTemplate } from './templates';
+import { TernRangeError } from '../errors';
 
 /**
  * An empty header map that inherits nothing (so `constructor` or `__proto__` are plain header
@@ -81,7 +82,7 @@ export class TernResponse {
   /** Sets the status code; only integers from 100 to 599 are accepted. */
   status(code: number): this {
     if (!Number.isInteger(code) || code < 100 || code > 599) {
-      throw new RangeError(`Invalid status code: ${code}`);
+      throw new TernRangeError('TERN_INVALID_STATUS', `Invalid status code: ${code}`);
     }
     this.statusCode = code;
     return this;

@@ -1,4 +1,5 @@
 import type { SecuritySchemeObject } from 'openapi3-ts/oas31';
+import { TernTypeError } from '../errors';
 
 /** A security scheme that renders itself as an OpenAPI Security Scheme Object. */
 export interface SecurityScheme {
@@ -41,9 +42,9 @@ export class APIKey implements SecurityScheme {
   readonly description?: string;
 
   constructor(options: { name: string; in: 'header' | 'query' | 'cookie'; description?: string }) {
-    if (!options?.name) throw new TypeError('APIKey needs the name of its header, query parameter or cookie.');
+    if (!options?.name) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'APIKey needs the name of its header, query parameter or cookie.');
     if (!['header', 'query', 'cookie'].includes(options.in)) {
-      throw new TypeError(`APIKey 'in' must be 'header', 'query' or 'cookie', got '${options.in}'.`);
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `APIKey 'in' must be 'header', 'query' or 'cookie', got '${options.in}'.`);
     }
     this.name = options.name;
     this.in = options.in;
@@ -85,15 +86,15 @@ export class OAuth2 implements SecurityScheme {
   constructor(options: { flows: OAuth2Flows; description?: string }) {
     const flows = options?.flows ?? {};
     const names = Object.keys(flows);
-    if (names.length === 0) throw new TypeError('OAuth2 needs at least one flow.');
+    if (names.length === 0) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'OAuth2 needs at least one flow.');
     for (const name of names) {
       const flow = (flows as Record<string, OAuth2Flow>)[name];
       const needs = FLOW_URLS[name];
-      if (!needs) throw new TypeError(`OAuth2: unknown flow '${name}'.`);
+      if (!needs) throw new TernTypeError('TERN_INVALID_ARGUMENT', `OAuth2: unknown flow '${name}'.`);
       for (const field of needs) {
-        if (!(flow as unknown as Record<string, unknown>)[field]) throw new TypeError(`OAuth2 flow '${name}' needs ${field}.`);
+        if (!(flow as unknown as Record<string, unknown>)[field]) throw new TernTypeError('TERN_INVALID_ARGUMENT', `OAuth2 flow '${name}' needs ${field}.`);
       }
-      if (!flow.scopes || typeof flow.scopes !== 'object') throw new TypeError(`OAuth2 flow '${name}' needs a scopes map.`);
+      if (!flow.scopes || typeof flow.scopes !== 'object') throw new TernTypeError('TERN_INVALID_ARGUMENT', `OAuth2 flow '${name}' needs a scopes map.`);
     }
     this.flows = flows;
     this.description = options.description;

@@ -1,4 +1,4 @@
-import { frameworkError } from '../errors';
+import { requestError } from '../errors/request-error';
 import type { Declaration } from '../routing/declarer';
 import { Routes } from '../routing/routes';
 import type { RouteInfo } from '../routing/route-info';
@@ -41,7 +41,7 @@ function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string): 
       excludeFromSchema: true,
       handler: async (req, res, { file }) => {
         const pending = swaggerUiAsset(file);
-        if (!pending) throw frameworkError(404, 'TERN_NOT_FOUND', `No docs asset at ${req.path}.`);
+        if (!pending) throw requestError('TERN_NOT_FOUND', `No docs asset at ${req.path}.`);
         const asset = await pending;
         res.setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
         if (matchesEtag(req.headers.get('if-none-match'), asset.etag)) return res.status(304);

@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
-import { frameworkError, HTTPException } from '../errors';
+import { HTTPException } from '../errors';
+import { requestError } from '../errors/request-error';
 import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
@@ -97,5 +98,5 @@ export class RequestPipeline {
 }
 
 function badTarget(): HTTPException {
-  return frameworkError(400, 'TERN_BAD_REQUEST_TARGET', 'The request target must be a path.');
+  return requestError('TERN_BAD_REQUEST_TARGET', 'The request target must be a path.');
 }

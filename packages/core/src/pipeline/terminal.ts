@@ -2,7 +2,7 @@
  * The innermost step of a route's chain: body limit, request model, then the handler. Built once
  * per route in `ready()`.
  */
-import { frameworkError } from '../errors';
+import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
@@ -37,7 +37,7 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
 
 async function validateBody(req: TernRequest, validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>): Promise<object> {
   if (!req.hasBody) {
-    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body is required.', {
+    throw requestError('TERN_VALIDATION_FAILED', 'Request body is required.', {
       errors: [{ path: '', message: 'request body is required' }],
     });
   }
@@ -45,7 +45,7 @@ async function validateBody(req: TernRequest, validator: (input: unknown) => Val
   // Compiled models answer synchronously; only the class-validator fallback returns a promise.
   const result = pending instanceof Promise ? await pending : pending;
   if (!result.ok) {
-    throw frameworkError(422, 'TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
+    throw requestError('TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
   }
   return result.value;
 }

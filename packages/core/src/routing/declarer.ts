@@ -3,6 +3,7 @@ import { Routes } from './routes';
 import type { Handler, RouteOptions } from './types';
 import type { Group } from './group';
 import type { Router } from './router';
+import { TernTypeError } from '../errors';
 
 /** What a container can hold: routes, groups and mounted routers. */
 export type Declaration = Routes<any> | Group | Router;
@@ -57,7 +58,7 @@ export abstract class RouteDeclarer {
 
   private method(method: string, path: string, a: any, b?: any): Routes<any> {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a ?? {}, b];
-    if (typeof handler !== 'function') throw new TypeError(`${method} ${path}: a handler function is required.`);
+    if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `${method} ${path}: a handler function is required.`);
     return this.addRoute(new Routes({ ...options, path, handler, methods: [method] }));
   }
 }

@@ -1,5 +1,6 @@
 import type { Routes } from './routes';
 import type { MiddlewareEntry, NodeListener } from './types';
+import { TernTypeError } from '../errors';
 
 export interface GroupOptions {
   path: string;
@@ -31,9 +32,9 @@ export class Group {
   readonly excludeFromSchema: boolean;
 
   constructor(options: GroupOptions) {
-    if (typeof options?.path !== 'string') throw new TypeError('Group needs a string path.');
+    if (typeof options?.path !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'Group needs a string path.');
     if (options.app !== undefined && typeof options.app !== 'function') {
-      throw new TypeError(`Group '${options.path}': app must be a Node request listener function.`);
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `Group '${options.path}': app must be a Node request listener function.`);
     }
     this.path = options.path;
     this.routes = options.routes ?? [];

@@ -1,6 +1,7 @@
 import type { PathParams } from './params';
 import type { Handler, RouteOptions } from './types';
 import { compilePath, matchPath, type CompiledPath } from './path';
+import { TernTypeError } from '../errors';
 
 const KNOWN_OPTIONS = new Set([
   'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
@@ -40,9 +41,9 @@ export class Routes<P extends string = string> {
 
   constructor(definition: RouteDefinition<P>) {
     const { path, handler, methods = ['GET'], ...options } = definition;
-    if (typeof path !== 'string') throw new TypeError('Routes needs a string path.');
+    if (typeof path !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'Routes needs a string path.');
     if (handler !== undefined && typeof handler !== 'function') {
-      throw new TypeError(`Routes '${path}': handler must be a function.`);
+      throw new TernTypeError('TERN_INVALID_HANDLER', `Routes '${path}': handler must be a function.`);
     }
     this.path = path;
     this.handler = handler;

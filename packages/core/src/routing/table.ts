@@ -1,4 +1,5 @@
-import { frameworkError, RouteConflictError, type HTTPException } from '../errors';
+import { RouteConflictError, type HTTPException } from '../errors';
+import { requestError } from '../errors/request-error';
 import type { CompiledRoute } from './compile';
 import { convertParam, matchPath } from './path';
 import { createMatcher, type Matcher } from './matcher';
@@ -108,7 +109,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     const failure = firstFailure as { param: string; message: string };
     return {
-      error: frameworkError(422, 'TERN_INVALID_PATH_PARAM', failure.message, {
+      error: requestError('TERN_INVALID_PATH_PARAM', failure.message, {
         errors: [{ path: failure.param, message: failure.message }],
         debugReasons: this.options.debug ? reasons : undefined,
       }),
@@ -134,7 +135,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       if (value.includes('.') && hasDecodedDotSegment(value)) return { error: badPath() };
       if (value.length > this.options.maxParamLength) {
         return {
-          error: frameworkError(414, 'TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
+          error: requestError('TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
         };
       }
       const message = convertParam(spec, value, params);
@@ -149,7 +150,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       try {
         decodeURIComponent(path);
       } catch {
-        return frameworkError(400, 'TERN_BAD_URL', 'The request path has malformed percent-encoding.');
+        return requestError('TERN_BAD_URL', 'The request path has malformed percent-encoding.');
       }
     }
     const allowed: string[] = [];
@@ -159,12 +160,12 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
     if (allowed.length > 0) {
       allowed.sort();
-      return frameworkError(405, 'TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
+      return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
         headers: { allow: allowed.join(', ') },
         debugReasons: this.options.debug ? this.explain(method, path) : undefined,
       });
     }
-    return frameworkError(404, 'TERN_NOT_FOUND', `No route matches ${path}.`, {
+    return requestError('TERN_NOT_FOUND', `No route matches ${path}.`, {
       debugReasons: this.options.debug ? this.explain(method, path) : undefined,
     });
   }
@@ -208,7 +209,7 @@ function hasDecodedDotSegment(value: string): boolean {
 }
 
 function badPath(): HTTPException {
-  return frameworkError(400, 'TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.");
+  return requestError('TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.");
 }
 
 function hasDotSegment(path: string): boolean {

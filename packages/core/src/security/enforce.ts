@@ -3,7 +3,8 @@
  * declare for the OpenAPI document, so the declaration and the check cannot drift apart.
  */
 import type { TernApp } from '../app';
-import { frameworkError, TernError, type HTTPException } from '../errors';
+import { TernError, TernTypeError, type HTTPException } from '../errors';
+import { requestError } from '../errors/request-error';
 import type { TernRequest } from '../http/request';
 import type { MatchedRoute } from '../http/matched-route';
 import type { Middleware } from '../routing/types';
@@ -76,7 +77,7 @@ const NO_SCOPES: ReadonlySet<string> = new Set();
  */
 export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Middleware {
   if (!app || typeof app.onReady !== 'function' || !app.openapiConfig) {
-    throw new TypeError('enforceSecurity(app, verifiers): pass the TernApp whose security schemes to enforce.');
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'enforceSecurity(app, verifiers): pass the TernApp whose security schemes to enforce.');
   }
   if (verifiers === null || typeof verifiers !== 'object') {
     throw new TernError('TERN_INVALID_SECURITY_VERIFIER', 'enforceSecurity(app, verifiers): verifiers must be an object of scheme name → function.');
@@ -235,8 +236,7 @@ function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException 
     }
   }
   if (bearer) challenges.unshift(bearer === 'invalid' ? 'Bearer error="invalid_token"' : 'Bearer');
-  return frameworkError(
-    401,
+  return requestError(
     'TERN_UNAUTHORIZED',
     anyInvalid ? 'The credentials sent are not valid.' : 'Authentication is required.',
     { headers: { 'www-authenticate': challenges.join(', ') } },
@@ -246,7 +246,7 @@ function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException 
 function forbidden(lacking: Array<{ scheme: Scheme; scopes: string[] }>): HTTPException {
   const needed = lacking.map(({ scheme, scopes }) => `${scheme.name} [${scopes.join(' ')}]`).join(' or ');
   const scopes = [...new Set(lacking.flatMap((l) => l.scopes))].join(' ');
-  return frameworkError(403, 'TERN_FORBIDDEN', `Insufficient scope: this route requires ${needed}.`, {
+  return requestError('TERN_FORBIDDEN', `Insufficient scope: this route requires ${needed}.`, {
     headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}"` },
   });
 }

@@ -1,3 +1,5 @@
+import { TernRangeError } from '../errors';
+
 /**
  * One failing constraint, named by the dotted path of the value that failed.
  *
@@ -69,7 +71,7 @@ export const DEFAULT_MAX_DEPTH = 128;
 export function resolveOptions(options: CompileOptions = {}): ResolvedOptions {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
-    throw new RangeError(`maxDepth must be a positive integer, got ${String(options.maxDepth)}`);
+    throw new TernRangeError('TERN_INVALID_LIMIT', `maxDepth must be a positive integer, got ${String(options.maxDepth)}`);
   }
   return {
     whitelist: options.whitelist ?? true,

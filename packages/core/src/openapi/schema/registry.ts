@@ -1,6 +1,7 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { modelSchema } from './class-to-schema';
 import { constructorSchema, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
+import { TernTypeError } from '../../errors';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -29,7 +30,7 @@ export class SchemaRegistry {
    */
   ref(model: Function): ReferenceObject {
     if (!this.isModel(model)) {
-      throw new TypeError(`Cannot describe ${describeValue(model)} as an OpenAPI component: it is not a model class`);
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `Cannot describe ${describeValue(model)} as an OpenAPI component: it is not a model class`);
     }
     let name = this.names.get(model);
     if (name === undefined) {
@@ -63,7 +64,8 @@ export class SchemaRegistry {
     if (shape === undefined || shape === null) return undefined;
     if (isPlainObject(shape) && isDescriptionShape(shape)) {
       if (Object.keys(shape).length > 1) {
-        throw new TypeError(
+        throw new TernTypeError(
+          'TERN_INVALID_ARGUMENT',
           `A response shape with a description must have nothing else; got keys ${Object.keys(shape).join(', ')}`,
         );
       }
@@ -100,7 +102,7 @@ export class SchemaRegistry {
     if (typeof value === 'function') return constructorSchema(value, this.refFor);
     if (Array.isArray(value)) {
       if (value.length !== 1) {
-        throw new TypeError(`${where}: a list is written [Type] with exactly one type, got ${value.length}`);
+        throw new TernTypeError('TERN_INVALID_ARGUMENT', `${where}: a list is written [Type] with exactly one type, got ${value.length}`);
       }
       return { type: 'array', items: this.fieldSchema(value[0], `${where}[0]`) };
     }
@@ -112,7 +114,8 @@ export class SchemaRegistry {
       const required = Object.keys(properties);
       return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
     }
-    throw new TypeError(
+    throw new TernTypeError(
+      'TERN_INVALID_ARGUMENT',
       `${where}: expected a constructor (String, Number, Boolean, Date, a class), [Type] or { field: Type }, ` +
         `got ${describeValue(value)}`,
     );
