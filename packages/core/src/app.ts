@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
 import { scanControllers } from './controllers/scanner';
-import { AppAlreadyReadyError, TernError, UrlGenerationError } from './errors';
+import { AppAlreadyReadyError, TernError, TernRangeError, TernTypeError, UrlGenerationError } from './errors';
 import { closeServer, createHttpServer } from './http/server';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
@@ -80,7 +80,7 @@ export class TernApp extends RouteDeclarer {
    */
   addMiddleware(middleware: Middleware): this {
     this.beforeDeclare('add middleware');
-    if (typeof middleware !== 'function') throw new TypeError('addMiddleware expects an async (req, res, next) function.');
+    if (typeof middleware !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addMiddleware expects an async (req, res, next) function.');
     this.appMiddleware.push(middleware);
     return this;
   }
@@ -94,16 +94,16 @@ export class TernApp extends RouteDeclarer {
    * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
    */
   addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: any[]) => E), handler: ExceptionHandler<E>): this {
-    if (typeof handler !== 'function') throw new TypeError('addExceptionHandler expects a handler function.');
+    if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addExceptionHandler expects a handler function.');
     if (typeof statusOrErrorClass === 'number') {
       if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {
-        throw new RangeError(`addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
+        throw new TernRangeError('TERN_INVALID_STATUS', `addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
       }
       this.exceptions.addForStatus(statusOrErrorClass, handler);
     } else if (typeof statusOrErrorClass === 'function') {
       this.exceptions.addForClass(statusOrErrorClass, handler);
     } else {
-      throw new TypeError('addExceptionHandler expects a status code or an error class.');
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'addExceptionHandler expects a status code or an error class.');
     }
     return this;
   }

@@ -91,8 +91,16 @@ describe('usage errors: coded, and still TypeError / RangeError', () => {
     expect(new TernRangeError('TERN_INVALID_LIMIT', 'x') instanceof TernError).toBe(false);
   });
 
-  it.todo('addMiddleware(non-function) is TERN_INVALID_HANDLER (once app.ts throws coded errors)');
-  it.todo('addExceptionHandler: a handler that is not a function is TERN_INVALID_HANDLER, 200 is TERN_INVALID_STATUS, a string is TERN_INVALID_ARGUMENT');
+  it('addMiddleware given something other than a function is TERN_INVALID_HANDLER', () => {
+    expect(caught(() => new TernApp().addMiddleware('auth' as never))).toMatchObject({ code: 'TERN_INVALID_HANDLER', typeError: true });
+  });
+
+  it('addExceptionHandler: a non-function handler, a non-error status, a string each get their code', () => {
+    const app = new TernApp();
+    expect(caught(() => app.addExceptionHandler(404, 'x' as never))).toMatchObject({ code: 'TERN_INVALID_HANDLER', typeError: true });
+    expect(caught(() => app.addExceptionHandler(200, async () => null))).toMatchObject({ code: 'TERN_INVALID_STATUS', ternClass: 'TernRangeError' });
+    expect(caught(() => app.addExceptionHandler('404' as never, async () => null))).toMatchObject({ code: 'TERN_INVALID_ARGUMENT', typeError: true });
+  });
 });
 
 describe('HTTPException and requestError', () => {
