@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../../test-support/source-process';
@@ -232,5 +233,16 @@ describe('cluster supervision rules', () => {
     expect(readSettings({ DRAIN_DELAY_MS: '500', CLOSE_TIMEOUT_MS: '1000' }).shutdownTimeoutMs).toBe(3_500);
     expect(() => readSettings({ WORKERS: '0' })).toThrow('WORKERS must be at least 1.');
     expect(() => readSettings({ PORT: 'eighty' })).toThrow("PORT must be a non-negative integer, got 'eighty'.");
+  });
+});
+
+describe('cluster image', () => {
+  /** The Dockerfile's instructions, without comments and blank lines. */
+  const instructions = (text: string) => text.split('\n').filter((line) => line.trim() !== '' && !/^\s*#(?! syntax=)/.test(line));
+
+  it('is the one docs/deployment.md shows', () => {
+    const doc = readFileSync(join(ROOT_DIR, 'docs/deployment.md'), 'utf8');
+    const shown = /```dockerfile\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    expect(instructions(shown)).toEqual(instructions(readFileSync(join(__dirname, 'Dockerfile'), 'utf8')));
   });
 });
