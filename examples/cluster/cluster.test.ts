@@ -122,7 +122,8 @@ async function startCluster(env: Record<string, string> = {}): Promise<RunningCl
 /** Asks until `count` different worker pids have answered `/`. */
 async function answeringPids(port: number, count: number, excluding: number[] = []): Promise<number[]> {
   const pids = new Set<number>();
-  return until(`${count} workers answering`, 15_000, async () => {
+  // A replacement worker starts from sources too: as slow as the first ones on a busy machine.
+  return until(`${count} new worker(s) answering`, START_TIMEOUT_MS, async () => {
     const { pid } = JSON.parse((await answer(port, '/')).body) as { pid: number };
     if (!excluding.includes(pid)) pids.add(pid);
     workerPids.add(pid);

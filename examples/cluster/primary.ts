@@ -7,7 +7,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import { SHUTDOWN_MESSAGE } from './shutdown-message';
 
-/** How restarts slow down when workers keep dying. */
+/**
+ * How restarts slow down when workers keep dying.
+ *
+ * @example
+ * runPrimary({ workers: 2, exec, shutdownTimeoutMs: 12_000, backoff: { baseMs: 500, maxMs: 30_000 } });
+ */
 export interface BackoffOptions {
   /** Delay before restarting after the first crash in the window (default 100 ms). */
   baseMs?: number;
@@ -17,6 +22,12 @@ export interface BackoffOptions {
   windowMs?: number;
 }
 
+/**
+ * What `runPrimary` supervises.
+ *
+ * @example
+ * const options: PrimaryOptions = { workers: 4, exec: join(__dirname, 'worker.js'), shutdownTimeoutMs: 12_000 };
+ */
 export interface PrimaryOptions {
   /** How many workers to keep running. */
   workers: number;

@@ -4,6 +4,12 @@
  */
 import { availableParallelism } from 'node:os';
 
+/**
+ * What the primary and each worker run with.
+ *
+ * @example
+ * const settings: ClusterSettings = readSettings({ WORKERS: '2', PORT: '0' });
+ */
 export interface ClusterSettings {
   /** Worker processes to fork (`WORKERS`, default one per CPU). */
   workers: number;

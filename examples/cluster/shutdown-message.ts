@@ -2,6 +2,9 @@
  * The one message the primary sends its workers. A message rather than a signal: after Ctrl-C a
  * terminal has already sent SIGINT to every worker, and close-with-grace treats a second signal
  * as "exit now", which would cut in-flight requests off.
+ *
+ * @example
+ * worker.send(SHUTDOWN_MESSAGE);
  */
 export const SHUTDOWN_MESSAGE = { type: 'tern:shutdown' } as const;
 
