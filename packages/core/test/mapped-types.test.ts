@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { Exclude, Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import {
+  Contains,
   IsArray,
   IsEmail,
   IsIn,
@@ -395,6 +396,19 @@ describe.each(['generated code', 'interpreter'])('derived classes: the native pa
       );
     }
   });
+});
+
+it('carries rules the native path does not compile (custom constraints), which then fall back', async () => {
+  class Note {
+    @IsString() @Contains('tern', { message: '$property must mention $constraint1' }) text!: string;
+    @IsInt() stars!: number;
+  }
+  class NoteText extends PartialType(PickType(Note, ['text'])) {}
+  const validate = compileModel(NoteText);
+  expect(validate.native).toBe(false);
+  expect(await validate({ text: 'hello' })).toEqual({ ok: false, errors: [{ path: 'text', message: 'text must mention tern' }] });
+  expect(await validate({ text: 'hello tern', stars: 'x' })).toMatchObject({ ok: true, value: { text: 'hello tern' } });
+  expect(await validate({})).toMatchObject({ ok: true });
 });
 
 it('a model carrying @Transform falls back, with the same answers', async () => {

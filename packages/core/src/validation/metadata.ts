@@ -1,6 +1,7 @@
 /**
- * The only place that reads class-validator's and class-transformer's metadata stores, so a
- * change in either library's internals is handled (or detected) here.
+ * The only place that reads (and, for mapped types, writes) class-validator's and
+ * class-transformer's metadata stores, so a change in either library's internals is handled (or
+ * detected) here.
  */
 import type { MetadataStorage, ValidationTypes } from 'class-validator';
 import type { ExcludeMetadata, ExposeMetadata, TransformMetadata, TypeMetadata } from 'class-transformer';
