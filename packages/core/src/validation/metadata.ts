@@ -1,9 +1,10 @@
 /**
- * The only place that reads class-validator's and class-transformer's metadata stores, so a
- * change in either library's internals is handled (or detected) here.
+ * The only place that reads (and, for mapped types, writes) class-validator's and
+ * class-transformer's metadata stores, so a change in either library's internals is handled (or
+ * detected) here.
  */
 import type { MetadataStorage, ValidationTypes } from 'class-validator';
-import type { TypeMetadata } from 'class-transformer';
+import type { ExcludeMetadata, ExposeMetadata, TransformMetadata, TypeMetadata } from 'class-transformer';
 import { classTransformerStorage, classValidator } from './libraries';
 
 export type ValidationMeta = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
@@ -53,7 +54,9 @@ function ancestors(cls: Function): Function[] {
 type PerClass<V> = Map<Function, Map<string | undefined, V>>;
 interface TransformerInternals {
   _typeMetadatas?: PerClass<TypeMetadata>;
-  _transformMetadatas?: PerClass<unknown[]>;
+  _transformMetadatas?: PerClass<TransformMetadata[]>;
+  _exposeMetadatas?: PerClass<ExposeMetadata>;
+  _excludeMetadatas?: PerClass<ExcludeMetadata>;
 }
 
 /** What class-transformer would do with the properties of `cls` when turning plain data into it. */
@@ -86,4 +89,73 @@ export function transformerFacts(cls: Function): TransformerFacts {
     if (typed) for (const [key, meta] of typed) if (key !== undefined) types.set(key, meta);
   }
   return { types, unsupported };
+}
+
+/**
+ * Registers a copy of `meta` (one class-validator rule) as a rule of `target`, as if its
+ * decorator had been written there: mapped types give a new class the rules of another.
+ */
+export function addValidationRuleTo(target: Function, meta: ValidationMeta): void {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(meta) as object) as ValidationMeta, meta, { target });
+  classValidator().getMetadataStorage().addValidationMetadata(copy);
+}
+
+/**
+ * Every class-transformer record that applies to the properties of `cls`, own and inherited,
+ * resolved the way class-transformer resolves them; class-level `@Expose()`/`@Exclude()` sit
+ * under the key `undefined` (only the class's own count: class-transformer does not inherit them).
+ */
+export interface TransformerRecords {
+  /** `@Type`, nearest declaration per property. */
+  readonly types: Map<string, TypeMetadata>;
+  /** `@Expose`, nearest declaration per property. */
+  readonly exposes: Map<string | undefined, ExposeMetadata>;
+  /** `@Exclude`, nearest declaration per property. */
+  readonly excludes: Map<string | undefined, ExcludeMetadata>;
+  /** `@Transform`s per property, in the order class-transformer applies them. */
+  readonly transforms: Map<string, TransformMetadata[]>;
+}
+
+/** Reads `cls`'s {@link TransformerRecords}; throws when class-transformer's store has an unknown layout. */
+export function transformerRecords(cls: Function): TransformerRecords {
+  const internals = classTransformerStorage() as unknown as TransformerInternals;
+  const { _typeMetadatas: types, _exposeMetadatas: exposes, _excludeMetadatas: excludes, _transformMetadatas: transforms } = internals;
+  if (!(types instanceof Map && exposes instanceof Map && excludes instanceof Map && transforms instanceof Map)) {
+    throw new Error('class-transformer metadata storage has an unknown layout');
+  }
+  const chain = [...ancestors(cls).reverse(), cls]; // farthest first: nearer declarations overwrite
+  const records: TransformerRecords = { types: new Map(), exposes: new Map(), excludes: new Map(), transforms: new Map() };
+  for (const owner of chain) {
+    const own = owner === cls;
+    for (const [key, meta] of types.get(owner) ?? []) if (key !== undefined) records.types.set(key, meta);
+    for (const [key, meta] of exposes.get(owner) ?? []) if (key !== undefined || own) records.exposes.set(key, meta);
+    for (const [key, meta] of excludes.get(owner) ?? []) if (key !== undefined || own) records.excludes.set(key, meta);
+  }
+  // class-transformer applies an ancestor's transforms (collected nearest ancestor first) reversed,
+  // then the class's own reversed.
+  const keys = new Set(chain.flatMap((owner) => [...(transforms.get(owner)?.keys() ?? [])]));
+  for (const key of keys) {
+    if (key === undefined) continue;
+    const inherited = ancestors(cls).flatMap((owner) => transforms.get(owner)?.get(key) ?? []);
+    const applied = [...inherited.reverse(), ...[...(transforms.get(cls)?.get(key) ?? [])].reverse()];
+    if (applied.length > 0) records.transforms.set(key, applied);
+  }
+  return records;
+}
+
+/**
+ * Registers `records` (or those whose property `keep` accepts) as `target`'s own, so that
+ * class-transformer treats `target` and its subclasses as it treated the class they came from.
+ */
+export function addTransformerRecordsTo(target: Function, records: TransformerRecords, keep: (key: string) => boolean): void {
+  const storage = classTransformerStorage();
+  const kept = (key: string | undefined) => key === undefined || keep(key);
+  for (const [key, meta] of records.types) if (kept(key)) storage.addTypeMetadata({ ...meta, target });
+  for (const [key, meta] of records.exposes) if (kept(key)) storage.addExposeMetadata({ ...meta, target });
+  for (const [key, meta] of records.excludes) if (kept(key)) storage.addExcludeMetadata({ ...meta, target });
+  for (const [key, applied] of records.transforms) {
+    if (!kept(key)) continue;
+    // Own transforms are applied last added first: register them reversed to keep the order.
+    for (const meta of [...applied].reverse()) storage.addTransformMetadata({ ...meta, target });
+  }
 }
