@@ -33,6 +33,15 @@ describe('cors()', () => {
     expect(res.headers['access-control-allow-origin']).toBe(APP);
     expect(res.headers['access-control-allow-methods']).toBe('GET,HEAD,PUT,PATCH,POST,DELETE');
     expect(calls).toEqual([]);
+    expect(res.headers['content-length']).toBeUndefined();
+  });
+
+  it('answers a preflight with optionsSuccessStatus, an empty body saying Content-Length: 0', async () => {
+    const { app } = buildApp(cors({ optionsSuccessStatus: 200 }));
+    const res = await app.inject({ method: 'OPTIONS', url: '/nowhere', headers: { origin: APP, 'access-control-request-method': 'GET' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe('0');
+    expect(res.body).toBe('');
   });
 
   it.each([
