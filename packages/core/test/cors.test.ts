@@ -1,4 +1,4 @@
-import { HTTPException, TernApp, TernError, type Middleware } from '@tern/core';
+import { HTTPException, MakeConfig, TernApp, TernError, type Middleware } from '@tern/core';
 import { IsInt } from 'class-validator';
 import { cors } from '../src/middleware/cors';
 
@@ -49,15 +49,25 @@ describe('cors()', () => {
     ['405', { url: '/items', method: 'DELETE' }, 405],
     ['422 from a request model', { url: '/items', method: 'POST', payload: { qty: 'many' } }, 422],
     ['an HTTPException from a handler', { url: '/teapot' }, 418],
+    ['400 for a body that is not JSON', { url: '/items', method: 'POST', payload: '{oops', headers: { 'content-type': 'application/json' } }, 400],
   ])('keeps the CORS headers on %s', async (_name, request, status) => {
     const { app } = buildApp(cors({ origin: [APP], credentials: true, exposedHeaders: 'X-Total' }));
-    const res = await app.inject({ ...request, headers: { origin: APP } });
+    const res = await app.inject({ ...request, headers: { ...('headers' in request ? request.headers : {}), origin: APP } });
     expect(res.statusCode).toBe(status);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.headers['access-control-allow-origin']).toBe(APP);
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers['access-control-expose-headers']).toBe('X-Total');
     expect(res.headers.vary).toBe('Origin');
+  });
+
+  it('keeps them on a 413 for a body over the limit', async () => {
+    const app = new TernApp({ logger: false, config: new MakeConfig({ bodyLimit: 16 }) });
+    app.addMiddleware(cors({ origin: [APP] }));
+    app.post('/echo', async (req) => ({ got: await req.json() }));
+    const res = await app.inject({ method: 'POST', url: '/echo', payload: { text: 'more than sixteen bytes' }, headers: { origin: APP } });
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['access-control-allow-origin']).toBe(APP);
   });
 
   it('keeps Allow next to them on a 405', async () => {
