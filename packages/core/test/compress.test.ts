@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { TernApp, TernError, type InjectResponse } from '@tern/core';
 import { compress, type CompressOptions } from '../src/middleware/compress';
 
@@ -216,6 +217,26 @@ describe('compress()', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('round-trips any text body under any Accept-Encoding', async () => {
+    let body = '';
+    const app = new TernApp({ logger: false });
+    app.addMiddleware(compress({ threshold: 64 }));
+    app.post('/echo', async (req, res) => res.text(body));
+    const coding = fc.constantFrom('br', 'gzip', 'x-gzip', 'identity', '*', 'deflate', 'BR');
+    const entry = fc.tuple(coding, fc.option(fc.constantFrom('0', '0.001', '0.5', '1', '1.000', '2', 'x'))).map(([name, q]) => (q === null ? name : `${name};q=${q}`));
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.array(entry, { maxLength: 4 }), async (text, entries) => {
+        body = text;
+        const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'accept-encoding': entries.join(', ') } });
+        expect(decoded(res)).toBe(text);
+        expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+        // Below the threshold nothing is compressed, whatever the client accepts.
+        expect(res.headers['content-encoding'] === undefined || Buffer.byteLength(text) >= 64).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it.each([

@@ -1,4 +1,9 @@
-/** A content coding `compress()` can produce. */
+/**
+ * A content coding `compress()` can produce.
+ *
+ * @example
+ * app.addMiddleware(compress({ encodings: ['gzip'] satisfies ContentCoding[] }));
+ */
 export type ContentCoding = 'br' | 'gzip';
 
 /**

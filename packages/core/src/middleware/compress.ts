@@ -11,7 +11,12 @@ import { appendVary } from './vary';
 export type { ContentCoding } from './accept-encoding';
 export { isCompressibleType } from './compressible';
 
-/** Options of {@link compress}. */
+/**
+ * Options of {@link compress}.
+ *
+ * @example
+ * const options: CompressOptions = { threshold: 2048, encodings: ['gzip'], gzip: { level: 4 } };
+ */
 export interface CompressOptions {
   /** Bodies smaller than this many bytes are sent as they are; default 1024. */
   threshold?: number;

@@ -7,6 +7,9 @@ import { appendVary } from './vary';
  * Decides an origin at request time: `true` allows the request's origin (it is echoed back), a
  * string is sent as `Access-Control-Allow-Origin` as is, `false` refuses. Only called for requests
  * that carry an `Origin` header.
+ *
+ * @example
+ * const byTenant: CorsOriginFunction = async (origin, req) => tenants.allows(req.headers.get('x-tenant'), origin);
  */
 export type CorsOriginFunction = (origin: string, req: TernRequest) => boolean | string | Promise<boolean | string>;
 
@@ -14,10 +17,18 @@ export type CorsOriginFunction = (origin: string, req: TernRequest) => boolean |
  * Which origins may read the answers: `'*'` (anyone, the default), one exact origin, a list of
  * exact origins and patterns, a pattern, a function, `true` (echo any request's origin) or
  * `false` (the middleware does nothing).
+ *
+ * @example
+ * const origin: CorsOrigin = ['https://app.example', /^https:\/\/[a-z0-9-]+\.preview\.example$/];
  */
 export type CorsOrigin = boolean | string | RegExp | ReadonlyArray<string | RegExp> | CorsOriginFunction;
 
-/** Options of {@link cors}; the names and defaults are those of the `cors` npm package. */
+/**
+ * Options of {@link cors}; the names and defaults are those of the `cors` npm package.
+ *
+ * @example
+ * const options: CorsOptions = { origin: 'https://app.example', credentials: true, maxAge: 600 };
+ */
 export interface CorsOptions {
   /** Default `'*'`. */
   origin?: CorsOrigin;
