@@ -17,3 +17,8 @@ export { TernResponse, TernResponse as Response } from './http/response';
 export { setTemplateRenderer } from './http/templates';
 export type { TemplateRenderer } from './http/templates';
 export type { InjectOptions, InjectResponse } from './testing/inject';
+export * from './mapped-types';
+export { cors } from './middleware/cors';
+export type { CorsOptions, CorsOrigin, CorsOriginFunction } from './middleware/cors';
+export { compress, isCompressibleType } from './middleware/compress';
+export type { CompressOptions, ContentCoding } from './middleware/compress';
