@@ -11,6 +11,7 @@ const DATE_TO_JSON = Date.prototype.toJSON;
  * Characters `JSON.stringify` escapes, plus every surrogate: a paired one is written as is and a
  * lone one escaped, and telling them apart is `JSON.stringify`'s job.
  */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
 const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /**
@@ -45,14 +46,48 @@ export function writeNumber(value: number): string {
   return Number.isFinite(value) ? '' + value : 'null';
 }
 
+/** Time values of 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: four-digit years. */
+const FOUR_DIGIT_YEARS_FROM = -62167219200000;
+const FOUR_DIGIT_YEARS_TO = 253402300799999;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' : '') + n);
+
 /**
  * A `Date` whose `toJSON` is the standard one: its ISO string, or `null` for an invalid date.
+ * The string is computed from the time value (`toISOString` is several times slower in V8);
+ * years outside 0–9999, written with six digits and a sign, are left to `toISOString`.
  *
  * @example
  * writeDate(new Date(0)); // '"1970-01-01T00:00:00.000Z"'
  */
 export function writeDate(value: Date): string {
-  return Number.isNaN(value.getTime()) ? 'null' : '"' + value.toISOString() + '"';
+  const time = value.getTime();
+  if (time >= FOUR_DIGIT_YEARS_FROM && time <= FOUR_DIGIT_YEARS_TO) return '"' + isoString(time) + '"';
+  return Number.isNaN(time) ? 'null' : '"' + value.toISOString() + '"';
+}
+
+/** The ISO 8601 string of a time value with a four-digit year (days to civil date: H. Hinnant's algorithm). */
+function isoString(time: number): string {
+  let days = Math.floor(time / 86_400_000);
+  let ms = time - days * 86_400_000;
+  const hours = (ms / 3_600_000) | 0;
+  ms -= hours * 3_600_000;
+  const minutes = (ms / 60_000) | 0;
+  ms -= minutes * 60_000;
+  const seconds = (ms / 1000) | 0;
+  ms -= seconds * 1000;
+  days += 719_468; // days from 0000-03-01, so that a leap day ends its year
+  const era = Math.floor(days / 146_097);
+  const dayOfEra = days - era * 146_097;
+  const yearOfEra =
+    ((dayOfEra - ((dayOfEra / 1460) | 0) + ((dayOfEra / 36_524) | 0) - ((dayOfEra / 146_096) | 0)) / 365) | 0;
+  const dayOfYear = dayOfEra - (365 * yearOfEra + ((yearOfEra / 4) | 0) - ((yearOfEra / 100) | 0));
+  const shiftedMonth = ((5 * dayOfYear + 2) / 153) | 0;
+  const day = dayOfYear - (((153 * shiftedMonth + 2) / 5) | 0) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const yearText = year < 1000 ? String(year).padStart(4, '0') : '' + year;
+  const msText = (ms < 10 ? '00' : ms < 100 ? '0' : '') + ms;
+  return `${yearText}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${msText}Z`;
 }
 
 /**

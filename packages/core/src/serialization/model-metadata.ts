@@ -61,7 +61,9 @@ export function declaredModel(model: Function): DeclaredModel {
   const names: string[] = [];
   const seen = new Set<string>();
   const add = (name: unknown) => {
-    if (typeof name === 'string' && !seen.has(name)) names.push(name), seen.add(name);
+    if (typeof name !== 'string' || seen.has(name)) return;
+    names.push(name);
+    seen.add(name);
   };
   const rules = validationMetadatas(model);
   for (const cls of ancestry(model)) {
