@@ -8,6 +8,7 @@
  * code over them.
  */
 import fc from 'fast-check';
+import { types } from 'node:util';
 import { Allow, IsArray, IsBoolean, IsDate, IsEmail, IsInt, IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Exclude, Expose, Transform, Type } from 'class-transformer';
 import { TernError } from '../src/errors/tern-error';
@@ -150,9 +151,9 @@ function referenceFilter(type: RefType, value: unknown, key: string): unknown {
     for (let i = 0; i < current.length; i++) out.push(referenceFilter(type, current[i], String(i)));
     return out;
   }
-  if (current instanceof Number) return Number(current);
-  if (current instanceof String) return String(current);
-  if (current instanceof Boolean) return current.valueOf();
+  if (types.isNumberObject(current)) return Number(current);
+  if (types.isStringObject(current)) return String(current);
+  if (types.isBooleanObject(current)) return current.valueOf();
   const out: Record<string, unknown> = {};
   for (const [read, write, fieldType] of type.fields()) {
     const filtered = referenceFilter(fieldType, (current as Record<string, unknown>)[read], write);
@@ -174,6 +175,13 @@ const awkwardText = fc.oneof(
   fc.tuple(fc.constantFrom('a', '"', '\ud800', 'é'), fc.constantFrom(41, 42, 60, 4999, 5000, 5001)).map(([c, n]) => 'x'.repeat(n) + c),
 );
 
+/** A Date whose JSON is its own idea: JSON.stringify calls toISOString, so must the serializer. */
+class LocalDate extends Date {
+  override toISOString(): string {
+    return `local:${this.getTime()}`;
+  }
+}
+
 const date = fc.oneof(
   fc.date({ noInvalidDate: true }),
   fc.constant(new Date(Number.NaN)),
@@ -190,7 +198,10 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.constant(undefined),
   date,
-  fc.constantFrom<unknown>(new Number(3), new String('boxed "s"'), new Boolean(false), Symbol('s'), () => 1),
+  fc.constantFrom<unknown>(new Number(3), new String('boxed "s"'), new Boolean(false), Object(Symbol('s')), Symbol('s'), () => 1),
+  // look boxed to instanceof, are ordinary objects to JSON.stringify
+  fc.constantFrom<unknown>(Object.create(Number.prototype), Object.create(String.prototype), Object.create(Date.prototype)),
+  fc.integer().map((t) => new LocalDate(t)),
 );
 
 /** A `toJSON` whose answer depends on the key, and may be anything at all. */

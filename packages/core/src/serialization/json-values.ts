@@ -3,9 +3,25 @@
  * Every helper returns `undefined` where `JSON.stringify` would leave the value out (an object
  * property is dropped, an array item becomes `null`).
  */
+import { types } from 'node:util';
 
-/** `Date.prototype.toJSON` as it was when Tern loaded: a replaced one takes the general path. */
-const DATE_TO_JSON = Date.prototype.toJSON;
+/**
+ * The Date methods `JSON.stringify` ends up calling on a date (`toJSON`, which converts with
+ * `Symbol.toPrimitive`/`valueOf`, then calls `toISOString`), as they were when Tern loaded, if
+ * they were still the engine's own then. A date whose methods differ (a subclass, a patched
+ * prototype) is written by `JSON.stringify` itself.
+ */
+const DATE_METHODS = nativeOnly([
+  Date.prototype.toJSON,
+  Date.prototype.toISOString,
+  Date.prototype.valueOf,
+  Date.prototype[Symbol.toPrimitive],
+]);
+
+function nativeOnly(methods: Function[]): Function[] {
+  const native = methods.every((method) => Function.prototype.toString.call(method).includes('[native code]'));
+  return native ? methods : methods.map(() => () => undefined);
+}
 
 /**
  * Characters `JSON.stringify` escapes, plus every surrogate: a paired one is written as is and a
@@ -52,7 +68,7 @@ const FOUR_DIGIT_YEARS_TO = 253402300799999;
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' : '') + n);
 
 /**
- * A `Date` whose `toJSON` is the standard one: its ISO string, or `null` for an invalid date.
+ * A `Date` with the engine's own methods (see `isStandardDate`): its ISO string, or `null` for an invalid date.
  * The string is computed from the time value (`toISOString` is several times slower in V8);
  * years outside 0–9999, written with six digits and a sign, are left to `toISOString`.
  *
@@ -91,13 +107,19 @@ function isoString(time: number): string {
 }
 
 /**
- * True for a `Date` that `writeDate` may write (its `toJSON` is the standard one).
+ * True for a `Date` that `writeDate` may write: its methods are the engine's own.
  *
  * @example
  * isStandardDate(new Date()); // true
  */
 export function isStandardDate(value: unknown): value is Date {
-  return value instanceof Date && value.toJSON === DATE_TO_JSON;
+  return (
+    value instanceof Date &&
+    value.toJSON === DATE_METHODS[0] &&
+    value.toISOString === DATE_METHODS[1] &&
+    value.valueOf === DATE_METHODS[2] &&
+    value[Symbol.toPrimitive] === DATE_METHODS[3]
+  );
 }
 
 /**
@@ -145,14 +167,17 @@ function writeUnderKey(value: unknown, key: string | number): string | undefined
   return text.slice(JSON.stringify(name).length + 2, -1);
 }
 
+const OBJECT_VALUE_OF = Object.prototype.valueOf;
+
 /**
  * True for `new Number()`, `new String()`, `new Boolean()` and `Object(1n)`, which
- * `JSON.stringify` writes as the primitive inside. Plain objects are answered first, cheaply.
+ * `JSON.stringify` writes as the primitive inside. Objects that inherit `Object.prototype`'s
+ * `valueOf` (plain objects, class instances) are answered with one property load; the others
+ * get the brand checks `JSON.stringify` itself makes (not `instanceof`, which a prototype fools).
  */
 export function isBoxedPrimitive(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return false;
-  return value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt;
+  if ((value as { valueOf?: unknown }).valueOf === OBJECT_VALUE_OF) return false;
+  return types.isBoxedPrimitive(value) && !types.isSymbolObject(value);
 }
 
 /**
@@ -162,8 +187,8 @@ export function isBoxedPrimitive(value: object): boolean {
  * unbox(new Number(4)); // 4
  */
 export function unbox(value: object): unknown {
-  if (value instanceof Number) return Number(value);
-  if (value instanceof String) return String(value);
-  if (value instanceof Boolean) return Boolean.prototype.valueOf.call(value);
+  if (types.isNumberObject(value)) return Number(value);
+  if (types.isStringObject(value)) return String(value);
+  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
   return BigInt.prototype.valueOf.call(value);
 }
