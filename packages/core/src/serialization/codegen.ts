@@ -3,13 +3,13 @@
  * declared object that reads each declared property by its literal name and appends its JSON,
  * so V8 sees monomorphic property loads and can inline the small helpers. Only property names
  * (as JSON string literals, which are valid JavaScript string literals) are written into the
- * source; helpers and nested writers are passed in as arguments.
+ * source; the helpers are passed in as arguments.
  */
-import { isStandardDate, quote, writeAny, writeDate, writeNumber } from './json-values';
+import { isBoxedPrimitive, isStandardDate, quote, unbox, writeAny, writeDate, writeNumber } from './json-values';
 import type { FieldPlan, ObjectPlan, ValuePlan } from './plan';
-import { declaredObjectWriter, type FieldsSlot, type FieldsWriter, type ValueWriter } from './writers';
+import type { ValueWriter } from './writers';
 
-const HELPERS = { quote, writeAny, writeDate, writeNumber, isStandardDate } as const;
+const HELPERS = { quote, writeAny, writeDate, writeNumber, isStandardDate, isBoxedPrimitive, unbox } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
@@ -21,16 +21,45 @@ const HELPERS = { quote, writeAny, writeDate, writeNumber, isStandardDate } as c
  */
 export function generatedWriter(root: ObjectPlan): ValueWriter {
   const plans = reachable(root);
-  const slots: FieldsSlot[] = plans.map(() => ({ write: () => '{}' }));
-  const entries = slots.map((slot) => declaredObjectWriter(slot));
   const index = new Map(plans.map((plan, i) => [plan, i]));
-  const source = plans.map((plan, i) => fieldsFunction(plan, `f${i}`, index)).join('\n');
-  const body = `'use strict';\n${source}\nreturn [${plans.map((_, i) => `f${i}`).join(', ')}];`;
-  const names = [...Object.keys(HELPERS), ...entries.map((_, i) => `m${i}`)];
-  const values = [...Object.values(HELPERS), ...entries];
-  const generated = new Function(...names, body)(...values) as FieldsWriter[];
-  generated.forEach((write, i) => (slots[i].write = write));
-  return entries[0];
+  const source = plans.map((plan, i) => `${entryFunctions(i)}\n${fieldsFunction(plan, `f${i}`, index)}`).join('\n');
+  const body = `'use strict';\n${source}\nreturn m0;`;
+  return new Function(...Object.keys(HELPERS), body)(...Object.values(HELPERS)) as ValueWriter;
+}
+
+/**
+ * What `declaredObjectWriter` (writers.ts) does, generated once per declared object so that
+ * each has its own call sites: a shared closure would see every model's fields function at one
+ * call site and V8 could no longer inline it.
+ */
+function entryFunctions(i: number): string {
+  return `function m${i}(x, k) {
+  if (typeof x === 'object' && x !== null) {
+    const toJSON = x.toJSON;
+    if (typeof toJSON !== 'function') return d${i}(x, k);
+    return j${i}(toJSON.call(x, String(k)), k);
+  }
+  if (typeof x === 'function' && typeof x.toJSON === 'function') return j${i}(x.toJSON(String(k)), k);
+  return writeAny(x, k);
+}
+function d${i}(x, k) {
+  if (Array.isArray(x)) {
+    let out = '[';
+    for (let n = 0; n < x.length; n++) {
+      if (n > 0) out += ',';
+      const s = m${i}(x[n], n);
+      out += s === undefined ? 'null' : s;
+    }
+    return out + ']';
+  }
+  if (isBoxedPrimitive(x)) return writeAny(unbox(x), k);
+  return f${i}(x);
+}
+function j${i}(x, k) {
+  if (typeof x === 'object' && x !== null) return d${i}(x, k);
+  if (typeof x === 'function') return undefined;
+  return writeAny(x, k);
+}`;
 }
 
 /** Every object plan under `root`, `root` first, each once. */
