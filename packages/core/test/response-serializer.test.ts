@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { types } from 'node:util';
-import { Allow, IsArray, IsBoolean, IsDate, IsEmail, IsInt, IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsBoolean, IsDate, IsEmail, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Exclude, Expose, Transform, Type } from 'class-transformer';
 import { TernError } from '../src/errors/tern-error';
 import { compileResponseSerializer, compileResponseSerializers, type ResponseSerializer } from '../src/serialization/compile';
@@ -377,6 +377,19 @@ describe('responses by contract', () => {
       address: { city: 'Paris' },
       tags: [{ label: 'a' }],
     });
+  });
+
+  it('filters a @ValidateNested() property by its design type when it has no @Type', () => {
+    class Profile {
+      @ValidateNested() address: Address;
+      @IsObject() settings: Address;
+    }
+    const serializer = compileResponseSerializer(Profile) as ResponseSerializer;
+    const address = { city: 'Oslo', street: 'not declared' };
+    // Only @ValidateNested makes a property a nested model; @IsObject alone writes it whole.
+    expect(serializer.serialize({ address, settings: address })).toBe(
+      '{"address":{"city":"Oslo"},"settings":{"city":"Oslo","street":"not declared"}}',
+    );
   });
 
   it('writes a value that is not of the declared shape as JSON.stringify would', () => {
