@@ -406,7 +406,27 @@ describe('responses by contract', () => {
     expect(compileResponseSerializer([Number])).toBeUndefined();
     expect(compileResponseSerializer(undefined)).toBeUndefined();
     const all = compileResponseSerializers({ 200: MeDto, 204: { description: 'No content' }, 404: { description: 'No user' } });
-    expect([...all.keys()]).toEqual([200]);
+    expect(all.size).toBe(1);
+    expect(all.forStatus(200)).toBeDefined();
+    expect(all.forStatus(404)).toBeUndefined();
+  });
+
+  it('finds a status by its code, then its range, then default, and takes a route file\'s responseModel', () => {
+    class ErrorDto {
+      @IsString() message: string;
+    }
+    const serializers = compileResponseSerializers(
+      { 201: MeDto, '4XX': ErrorDto, default: Tag, 404: { description: 'No user' } },
+      { responseModel: [Tag], successStatus: 200 },
+    );
+    const value = { id: 1, email: 'e', message: 'm', label: 'l', secret: 's' };
+    expect(serializers.forStatus(201)?.serialize(value)).toBe('{"id":1,"email":"e"}');
+    expect(serializers.forStatus(400)?.serialize(value)).toBe('{"message":"m"}');
+    // 404 is declared without a body schema: that wins over 4XX, so nothing is filtered
+    expect(serializers.forStatus(404)).toBeUndefined();
+    expect(serializers.forStatus(500)?.serialize(value)).toBe('{"label":"l"}');
+    expect(serializers.forStatus(200)?.serialize([value])).toBe('[{"label":"l"}]');
+    expect(serializers.size).toBe(4);
   });
 
   it('refuses malformed shapes and two properties written under one name at compile time', () => {

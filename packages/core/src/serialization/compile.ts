@@ -75,22 +75,75 @@ export function compileResponseSerializer(
 }
 
 /**
- * Every filtering status of a route's `responses`, compiled once: the status codes whose schema
- * filters something, each with its serializer.
+ * The serializers of one route, looked up by the status actually sent.
  *
  * @example
  * const serializers = compileResponseSerializers({ 200: MeDto, 404: { description: 'No user' } });
- * serializers.get(200)?.serialize(entity); // only MeDto's fields
- * serializers.has(404); // false: nothing to filter
+ * serializers.forStatus(200)?.serialize(entity); // only MeDto's fields
+ * serializers.forStatus(404); // undefined: nothing to filter, send as before
+ */
+export interface ResponseSerializers {
+  /**
+   * The serializer for `statusCode`: its own entry, else its range (`'2XX'`), else `'default'`;
+   * `undefined` when the entry that applies filters nothing (`{ description }`) or none does.
+   */
+  forStatus(statusCode: number): ResponseSerializer | undefined;
+  /** How many declared statuses filter something; 0 means the route needs no filtering at all. */
+  readonly size: number;
+}
+
+/**
+ * Options for {@link compileResponseSerializers}.
+ *
+ * @example
+ * compileResponseSerializers(route.options.responses, { responseModel: route.extra.responseModel, successStatus: 201 });
+ */
+export interface RouteSerializerOptions extends ResponseSerializerOptions {
+  /** A route file's `responseModel`: the success status's schema unless `responses` declares it. */
+  responseModel?: unknown;
+  /** The status a plain returned value is sent with (the route's `statusCode`, default 200). */
+  successStatus?: number;
+}
+
+const RANGE = /^([1-5])XX$/i;
+
+/**
+ * Every filtering status of a route's `responses` (keys `200`, `'2XX'`, `'default'` as in
+ * OpenAPI), compiled once at startup. Keys that are none of those are skipped: the OpenAPI
+ * document builder reports them.
+ *
+ * @example
+ * const serializers = compileResponseSerializers({ 200: [UserDto], default: ErrorDto });
+ * serializers.forStatus(200)?.serialize(users);
+ * serializers.forStatus(500)?.serialize(error); // ErrorDto's fields
  */
 export function compileResponseSerializers(
-  responses: Record<number, ResponseSchema> | undefined,
-  options: ResponseSerializerOptions = {},
-): Map<number, ResponseSerializer> {
-  const serializers = new Map<number, ResponseSerializer>();
-  for (const [status, schema] of Object.entries(responses ?? {})) {
-    const serializer = compileResponseSerializer(schema, options);
-    if (serializer !== undefined) serializers.set(Number(status), serializer);
+  responses: Readonly<Record<string | number, ResponseSchema>> | undefined,
+  options: RouteSerializerOptions = {},
+): ResponseSerializers {
+  // `null`: declared, filters nothing. It still wins over a range or `default`, as in OpenAPI.
+  const exact = new Map<number, ResponseSerializer | null>();
+  const ranges: Array<ResponseSerializer | null | undefined> = [];
+  let fallback: ResponseSerializer | undefined;
+  const declared: Record<string, unknown> = { ...(responses ?? {}) };
+  const success = String(options.successStatus ?? 200);
+  if (options.responseModel !== undefined && declared[success] === undefined) declared[success] = options.responseModel;
+  for (const [status, schema] of Object.entries(declared)) {
+    const range = RANGE.exec(status);
+    if (!/^[1-5]\d\d$/.test(status) && range === null && status !== 'default') continue;
+    const serializer = compileResponseSerializer(schema as ResponseSchema, options) ?? null;
+    if (range !== null) ranges[Number(range[1])] = serializer;
+    else if (status === 'default') fallback = serializer ?? undefined;
+    else exact.set(Number(status), serializer);
   }
-  return serializers;
+  const size = [...exact.values(), ...ranges, fallback].filter(Boolean).length;
+  return {
+    forStatus: (statusCode) => {
+      const own = exact.get(statusCode);
+      if (own !== undefined) return own ?? undefined;
+      const range = ranges[Math.floor(statusCode / 100)];
+      return range !== undefined ? (range ?? undefined) : fallback;
+    },
+    size,
+  };
 }
