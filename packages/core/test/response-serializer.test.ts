@@ -84,14 +84,17 @@ const SHAPE = {
 type RefType = 'any' | RefObject;
 interface RefObject {
   name: string;
+  /** The model class, whose instances a handler may return too. */
+  cls?: Function;
   /** [property read, key written, type of the value], in declaration order. */
   fields: () => Array<[string, string, RefType]>;
 }
 
-const R_ADDRESS: RefObject = { name: 'Address', fields: () => [['city', 'city', 'any'], ['zip', 'zip', 'any']] };
-const R_TAG: RefObject = { name: 'Tag', fields: () => [['label', 'label', 'any']] };
+const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'any'], ['zip', 'zip', 'any']] };
+const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'any']] };
 const R_USER: RefObject = {
   name: 'User',
+  cls: User,
   fields: () => [
     ['id', 'id', 'any'],
     ['name', 'name', 'any'],
@@ -112,9 +115,10 @@ const R_USER: RefObject = {
     ['raw', 'raw', 'any'],
   ],
 };
-const R_STRICT: RefObject = { name: 'Strict', fields: () => [['shown', 'shown', 'any']] };
+const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'any']] };
 const R_ACCOUNT: RefObject = {
   name: 'Account',
+  cls: Account,
   fields: () => [['first', 'first', 'any'], ['last', 'last', 'any'], ['full', 'full', 'any']],
 };
 const R_SHAPE: RefObject = {
@@ -237,10 +241,20 @@ class Prototyped {
 // A prototype property the model declares: a filter reads it like any property.
 (Prototyped.prototype as unknown as Record<string, unknown>).city = 'from the prototype';
 
-/** The same fields presented as a plain object, a class instance, getters, a null-prototype object. */
-function presentations(fields: Record<string, unknown>): fc.Arbitrary<unknown> {
+/**
+ * The same fields presented as a plain object, an instance of the model (own properties shadow
+ * its getters), an instance of another class, getters, a null-prototype object.
+ */
+function presentations(fields: Record<string, unknown>, cls: Function | undefined): fc.Arbitrary<unknown> {
   return fc.constantFrom<() => unknown>(
     () => fields,
+    () => {
+      const instance = Object.create((cls ?? Object).prototype);
+      for (const [key, value] of Object.entries(fields)) {
+        Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      return instance;
+    },
     () => new Prototyped(fields),
     () => {
       const withGetters = {};
@@ -263,7 +277,7 @@ function valueOf(type: RefType, depth: number): fc.Arbitrary<unknown> {
   const fields = fc
     .tuple(fc.record(record, { requiredKeys: [] }), fc.dictionary(awkwardText, anyValue, { maxKeys: 2 }))
     .map(([declared, extra]) => ({ ...extra, ...declared, passwordHash: 'never sent', secret: 's3cret' }));
-  const object = fields.chain(presentations);
+  const object = fields.chain((declared) => presentations(declared, type.cls));
   return fc.oneof(
     { weight: 6, arbitrary: object },
     { weight: 2, arbitrary: fc.array(object, { maxLength: 3 }) },
