@@ -9,8 +9,9 @@
  *
  * It runs from the TypeScript sources (the serializer is not exported from @tern/core yet):
  *
- *   TS_NODE_PROJECT=tsconfig.test.json node -r ts-node/register/transpile-only \
- *     bench/src/micro/serializer.ts [--rounds 15] [--ms 400]
+ *   npm run bench:serializer -- [--rounds 15] [--ms 400]
+ *
+ * (ts-node with tsconfig.test.json, which emits the decorator metadata the models need).
  */
 import 'reflect-metadata';
 import { Exclude, Type } from 'class-transformer';
