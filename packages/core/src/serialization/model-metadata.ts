@@ -1,0 +1,139 @@
+/**
+ * The one module of serialization/ that reads decorator metadata. Everything it needs from
+ * class-validator and class-transformer comes through `validation/metadata.ts` (or, for the
+ * class-transformer facts that file does not offer yet, that library's store reached through
+ * `validation/libraries.ts`), so moving either file is a one-line fix here.
+ */
+import 'reflect-metadata';
+import type { ExcludeMetadata } from 'class-transformer/types/interfaces/metadata/exclude-metadata.interface';
+import type { ExposeMetadata } from 'class-transformer/types/interfaces/metadata/expose-metadata.interface';
+import { TernError } from '../errors/tern-error';
+import { classTransformerStorage } from '../validation/libraries';
+import { typeMetadataOf, validationMetadatas, validationTypes } from '../validation/metadata';
+
+/** What the response filter needs to know about one declared property of a model. */
+export interface DeclaredProperty {
+  /** The property read on the value. */
+  readonly name: string;
+  /** The key written to the JSON: `@Expose({ name })` when it applies to output, else `name`. */
+  readonly outputName: string;
+  /** `@Exclude()` (not `toClassOnly`), or an `@Expose({ groups })` that no ungrouped output shows. */
+  readonly hidden: boolean;
+  /** `@Expose()` applies to output: under a class-level `@Exclude()` only these are written. */
+  readonly exposed: boolean;
+  /** The class a nested value is filtered as: `@Type(() => X)`, or design:type under `@ValidateNested()`. */
+  readonly nestedClass: Function | undefined;
+  /** What TypeScript emitted as `design:type`, a hint of the usual runtime type. */
+  readonly designType: Function | undefined;
+}
+
+/** One model's declared properties, root ancestor's first, and its class-level strategy. */
+export interface DeclaredModel {
+  readonly properties: DeclaredProperty[];
+  /** Class-level `@Exclude()`: only `@Expose()`d properties are written (class-transformer's `excludeAll`). */
+  readonly exposedOnly: boolean;
+}
+
+type PerClass<V> = Map<Function, Map<string | undefined, V>>;
+
+/** class-transformer keeps the per-class property lists in fields its public API does not list. */
+interface TransformerStoreInternals {
+  _typeMetadatas?: PerClass<unknown>;
+  _transformMetadatas?: PerClass<unknown>;
+  getStrategy(target: Function): 'excludeAll' | 'exposeAll' | 'none';
+  getExposedMetadatas(target: Function): ExposeMetadata[];
+  getExcludedMetadatas(target: Function): ExcludeMetadata[];
+  findExposeMetadata(target: Function, propertyName: string): ExposeMetadata | undefined;
+  findExcludeMetadata(target: Function, propertyName: string): ExcludeMetadata | undefined;
+}
+
+/**
+ * Every property of `model` that carries a class-validator or class-transformer decorator, its
+ * ancestors' first. Within one class, validated properties come in source order, then those
+ * that only class-transformer knows (the two stores cannot be interleaved more precisely).
+ *
+ * @example
+ * declaredModel(UserDto).properties.map((p) => p.outputName); // ['id', 'email', 'created_at']
+ */
+export function declaredModel(model: Function): DeclaredModel {
+  const store = transformerStore();
+  const types = validationTypes();
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const add = (name: unknown) => {
+    if (typeof name !== 'string' || seen.has(name)) return;
+    names.push(name);
+    seen.add(name);
+  };
+  const rules = validationMetadatas(model);
+  for (const cls of ancestry(model)) {
+    for (const rule of rules) if (rule.target === cls) add(rule.propertyName);
+    for (const meta of store.getExposedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
+    for (const meta of store.getExcludedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
+    for (const name of store._typeMetadatas?.get(cls)?.keys() ?? []) add(name);
+    for (const name of store._transformMetadatas?.get(cls)?.keys() ?? []) add(name);
+  }
+  const nested = new Set(rules.filter((r) => r.type === types.NESTED_VALIDATION).map((r) => r.propertyName));
+  const properties = names.map((name): DeclaredProperty => {
+    const expose = store.findExposeMetadata(model, name);
+    const exposeOptions = expose && appliesToOutput(expose.options) ? expose.options : undefined;
+    const exclude = store.findExcludeMetadata(model, name);
+    const designType = asFunction(Reflect.getMetadata('design:type', model.prototype, name));
+    return {
+      name,
+      outputName: exposeOptions?.name ?? name,
+      hidden: (exclude !== undefined && appliesToOutput(exclude.options)) || (expose?.options?.groups?.length ?? 0) > 0,
+      exposed: exposeOptions !== undefined,
+      nestedClass: typeTarget(model, name) ?? (nested.has(name) ? designType : undefined),
+      designType,
+    };
+  });
+  return { properties, exposedOnly: store.getStrategy(model) === 'excludeAll' };
+}
+
+/** The store, checked once for the fields that list `@Type`/`@Transform`-only properties. */
+function transformerStore(): TransformerStoreInternals {
+  const store = classTransformerStorage() as unknown as TransformerStoreInternals;
+  if (!(store._typeMetadatas instanceof Map) || !(store._transformMetadatas instanceof Map)) {
+    // Without them a property decorated only with @Type or @Transform would silently vanish
+    // from every response: refuse at startup instead.
+    throw new TernError(
+      'TERN_INVALID_RESPONSE_MODEL',
+      'This class-transformer release stores its metadata differently: response models cannot be read',
+    );
+  }
+  return store;
+}
+
+/** `toClassOnly` options describe reading a request, not writing a response. */
+function appliesToOutput(options: { toClassOnly?: boolean; toPlainOnly?: boolean } | undefined): boolean {
+  return !(options?.toClassOnly === true && options.toPlainOnly !== true);
+}
+
+/**
+ * The `@Type(() => X)` target. A thunk that reads its argument (to pick a class per value) may
+ * throw without one; the design type is used then.
+ */
+function typeTarget(model: Function, name: string): Function | undefined {
+  const meta = typeMetadataOf(model, name);
+  if (!meta) return undefined;
+  try {
+    return asFunction(meta.typeFunction());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The class chain from the root ancestor down to `model`. */
+function ancestry(model: Function): Function[] {
+  const chain: Function[] = [];
+  for (let cls: unknown = model; typeof cls === 'function' && cls !== Function.prototype; ) {
+    chain.unshift(cls);
+    cls = Object.getPrototypeOf(cls);
+  }
+  return chain;
+}
+
+function asFunction(value: unknown): Function | undefined {
+  return typeof value === 'function' ? value : undefined;
+}

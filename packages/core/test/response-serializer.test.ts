@@ -1,0 +1,462 @@
+/**
+ * Responses by contract: a compiled response serializer writes exactly
+ * `JSON.stringify(filter(value))`, where `filter` keeps only what the declared model declares.
+ *
+ * The property tests compare both compiled engines (generated code, closures) and the exposed
+ * `filter` with a reference written here, independently: the declarations of each model are
+ * spelled out by hand below (not read from decorators), and `referenceFilter` is plain recursive
+ * code over them.
+ */
+import fc from 'fast-check';
+import { types } from 'node:util';
+import { Allow, IsArray, IsBoolean, IsDate, IsEmail, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Exclude, Expose, Transform, Type } from 'class-transformer';
+import { TernError } from '../src/errors/tern-error';
+import { compileResponseSerializer, compileResponseSerializers, type ResponseSerializer } from '../src/serialization/compile';
+
+// ---------------------------------------------------------------------------------------------
+// Models
+// ---------------------------------------------------------------------------------------------
+
+class Address {
+  @IsString() city: string;
+  @IsOptional() @IsString() zip?: string;
+}
+
+class Tag {
+  @IsString() label: string;
+  @Exclude() @IsString() secret: string;
+}
+
+class Base {
+  @IsInt() id: number;
+}
+
+class User extends Base {
+  @IsString() name: string;
+  @Expose({ name: 'mail' }) @IsEmail() email: string;
+  @Exclude() @IsString() passwordHash: string;
+  @IsDate() createdAt: Date;
+  @ValidateNested() @Type(() => Address) address: Address;
+  @ValidateNested({ each: true }) @Type(() => Tag) tags: Tag[];
+  @IsArray() @IsString({ each: true }) labels: string[];
+  @IsOptional() @ValidateNested() @Type(() => User) manager?: User;
+  @IsBoolean() active: boolean;
+  @IsNumber() score: number;
+  @Allow() meta: unknown;
+  @Expose() nickname: string;
+  @Expose({ name: '7' }) @IsString() seven: string;
+  @Expose({ groups: ['admin'] }) @IsString() adminNote: string;
+  @Exclude({ toClassOnly: true }) @IsString() shownOnOutput: string;
+  @Type(() => Number) count: number;
+  @Transform(({ value }) => value) raw: unknown;
+}
+
+/** Class-level @Exclude(): only @Expose()d properties are written. */
+@Exclude()
+class Strict {
+  @Expose() @IsString() shown: string;
+  @IsString() hidden: string;
+}
+
+class Account {
+  @IsString() first: string;
+  @IsString() last: string;
+  @Expose()
+  get full(): string {
+    return `${this.first} ${this.last}`;
+  }
+}
+
+const SHAPE = {
+  user: User,
+  strict: Strict,
+  list: [Tag],
+  count: Number,
+  when: Date,
+  nested: { a: String, b: [Address] },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The reference: declarations by hand, filter as plain recursion
+// ---------------------------------------------------------------------------------------------
+
+type RefType = 'any' | RefObject;
+interface RefObject {
+  name: string;
+  /** The model class, whose instances a handler may return too. */
+  cls?: Function;
+  /** [property read, key written, type of the value], in declaration order. */
+  fields: () => Array<[string, string, RefType]>;
+}
+
+const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'any'], ['zip', 'zip', 'any']] };
+const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'any']] };
+const R_USER: RefObject = {
+  name: 'User',
+  cls: User,
+  fields: () => [
+    ['id', 'id', 'any'],
+    ['name', 'name', 'any'],
+    ['email', 'mail', 'any'],
+    ['createdAt', 'createdAt', 'any'],
+    ['address', 'address', R_ADDRESS],
+    ['tags', 'tags', R_TAG],
+    ['labels', 'labels', 'any'],
+    ['manager', 'manager', R_USER],
+    ['active', 'active', 'any'],
+    ['score', 'score', 'any'],
+    ['meta', 'meta', 'any'],
+    ['seven', '7', 'any'],
+    ['shownOnOutput', 'shownOnOutput', 'any'],
+    // properties only class-transformer knows come after the validated ones
+    ['nickname', 'nickname', 'any'],
+    ['count', 'count', 'any'],
+    ['raw', 'raw', 'any'],
+  ],
+};
+const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'any']] };
+const R_ACCOUNT: RefObject = {
+  name: 'Account',
+  cls: Account,
+  fields: () => [['first', 'first', 'any'], ['last', 'last', 'any'], ['full', 'full', 'any']],
+};
+const R_SHAPE: RefObject = {
+  name: 'shape',
+  fields: () => [
+    ['user', 'user', R_USER],
+    ['strict', 'strict', R_STRICT],
+    ['list', 'list', R_TAG],
+    ['count', 'count', 'any'],
+    ['when', 'when', 'any'],
+    ['nested', 'nested', R_NESTED],
+  ],
+};
+const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'any'], ['b', 'b', R_ADDRESS]] };
+
+/**
+ * What the contract says is sent: where an object is declared, `toJSON` is applied first (once,
+ * with the key), an array is filtered item by item, a boxed primitive is its primitive, and an
+ * object keeps only its declared fields; everything else is left for JSON.stringify.
+ */
+function referenceFilter(type: RefType, value: unknown, key: string): unknown {
+  if (type === 'any') return value;
+  let current = value;
+  if (current !== null && (typeof current === 'object' || typeof current === 'function')) {
+    const toJSON = (current as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      current = toJSON.call(current, key);
+      if (typeof current === 'function') return undefined;
+    }
+  }
+  if (current === null || typeof current !== 'object') return current;
+  if (Array.isArray(current)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < current.length; i++) out.push(referenceFilter(type, current[i], String(i)));
+    return out;
+  }
+  if (types.isNumberObject(current)) return Number(current);
+  if (types.isStringObject(current)) return String(current);
+  if (types.isBooleanObject(current)) return current.valueOf();
+  const out: Record<string, unknown> = {};
+  for (const [read, write, fieldType] of type.fields()) {
+    const filtered = referenceFilter(fieldType, (current as Record<string, unknown>)[read], write);
+    if (filtered !== undefined) out[write] = filtered;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries
+// ---------------------------------------------------------------------------------------------
+
+const awkwardText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  // code units, so lone surrogates appear
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
+  fc.constantFrom('"', '\\', '\u2028', '\u2029', '\u0000', '\u001f', '\ud800', '\udfff', '\ud83d\ude00', 'plain', ''),
+  // long strings take the regular-expression and the over-5000 paths
+  fc.tuple(fc.constantFrom('a', '"', '\ud800', 'é'), fc.constantFrom(41, 42, 60, 4999, 5000, 5001)).map(([c, n]) => 'x'.repeat(n) + c),
+);
+
+/** A Date whose JSON is its own idea: JSON.stringify calls toISOString, so must the serializer. */
+class LocalDate extends Date {
+  override toISOString(): string {
+    return `local:${this.getTime()}`;
+  }
+}
+
+const date = fc.oneof(
+  fc.date({ noInvalidDate: true }),
+  fc.constant(new Date(Number.NaN)),
+  fc.integer({ min: -8.64e15, max: 8.64e15 }).map((t) => new Date(t)),
+  fc.constantFrom(new Date(-62167219200000), new Date(253402300799999), new Date(253402300800000), new Date(-1)),
+);
+
+const scalar = fc.oneof(
+  awkwardText,
+  fc.double(),
+  fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 1e21, 5e-324),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  date,
+  fc.constantFrom<unknown>(new Number(3), new String('boxed "s"'), new Boolean(false), Object(Symbol('s')), Symbol('s'), () => 1),
+  // look boxed to instanceof, are ordinary objects to JSON.stringify
+  fc.constantFrom<unknown>(Object.create(Number.prototype), Object.create(String.prototype), Object.create(Date.prototype)),
+  fc.integer().map((t) => new LocalDate(t)),
+);
+
+/** A `toJSON` whose answer depends on the key, and may be anything at all. */
+const withToJSON = (inner: fc.Arbitrary<unknown>) =>
+  fc.tuple(inner, fc.constantFrom('value', 'key', 'nothing', 'function', 'array')).map(([result, mode]) => ({
+    extra: 'never written',
+    toJSON(key: string): unknown {
+      if (mode === 'key') return `key:${key}`;
+      if (mode === 'nothing') return undefined;
+      if (mode === 'function') return () => 1;
+      if (mode === 'array') return [result, key];
+      return result;
+    },
+  }));
+
+/** Any value an undeclared ("any") field may hold. */
+const { anyValue } = fc.letrec<{ anyValue: unknown }>((tie) => ({
+  anyValue: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('anyValue'), { maxLength: 4 }),
+    fc.sparseArray(tie('anyValue'), { maxLength: 4 }),
+    fc.dictionary(awkwardText, tie('anyValue'), { maxKeys: 3 }),
+    withToJSON(tie('anyValue')),
+  ),
+}));
+
+class Prototyped {
+  constructor(own: Record<string, unknown>) {
+    Object.assign(this, own);
+  }
+}
+// A prototype property the model declares: a filter reads it like any property.
+(Prototyped.prototype as unknown as Record<string, unknown>).city = 'from the prototype';
+
+/**
+ * The same fields presented as a plain object, an instance of the model (own properties shadow
+ * its getters), an instance of another class, getters, a null-prototype object.
+ */
+function presentations(fields: Record<string, unknown>, cls: Function | undefined): fc.Arbitrary<unknown> {
+  return fc.constantFrom<() => unknown>(
+    () => fields,
+    () => {
+      const instance = Object.create((cls ?? Object).prototype);
+      for (const [key, value] of Object.entries(fields)) {
+        Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      return instance;
+    },
+    () => new Prototyped(fields),
+    () => {
+      const withGetters = {};
+      for (const [key, value] of Object.entries(fields)) {
+        Object.defineProperty(withGetters, key, { get: () => value, enumerable: key.length % 2 === 0 });
+      }
+      return withGetters;
+    },
+    () => Object.assign(Object.create(null), fields),
+  ).map((make) => make());
+}
+
+/** Values for a declared object: usually of its shape (with extra fields), sometimes not at all. */
+function valueOf(type: RefType, depth: number): fc.Arbitrary<unknown> {
+  if (type === 'any') return anyValue;
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [read, , fieldType] of type.fields()) {
+    record[read] = depth <= 0 && fieldType !== 'any' ? scalar : valueOf(fieldType, depth - 1);
+  }
+  const fields = fc
+    .tuple(fc.record(record, { requiredKeys: [] }), fc.dictionary(awkwardText, anyValue, { maxKeys: 2 }))
+    .map(([declared, extra]) => ({ ...extra, ...declared, passwordHash: 'never sent', secret: 's3cret' }));
+  const object = fields.chain((declared) => presentations(declared, type.cls));
+  return fc.oneof(
+    { weight: 6, arbitrary: object },
+    { weight: 2, arbitrary: fc.array(object, { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.sparseArray(object, { maxLength: 4 }) },
+    { weight: 1, arbitrary: withToJSON(object) },
+    { weight: 1, arbitrary: anyValue },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+type Outcome = { text: string | undefined } | { threw: string };
+
+function outcome(run: () => string | undefined): Outcome {
+  try {
+    return { text: run() };
+  } catch (error) {
+    return { threw: (error as Error).constructor.name };
+  }
+}
+
+const engines: Array<[string, boolean]> = [
+  ['generated code', true],
+  ['closures', false],
+];
+
+const cases: Array<[string, unknown, RefObject, number]> = [
+  ['User', User, R_USER, 3],
+  ['[User]', [User], R_USER, 2],
+  ['Strict', Strict, R_STRICT, 1],
+  ['Account (getter)', Account, R_ACCOUNT, 1],
+  ['a { field: Type } shape', SHAPE, R_SHAPE, 2],
+];
+
+describe.each(engines)('compiled serializer (%s)', (_engine, codegen) => {
+  it.each(cases)('%s: serialize(v) === JSON.stringify(filter(v)) for the reference filter', (_name, schema, ref, depth) => {
+    const serializer = compileResponseSerializer(schema as Function, { codegen }) as ResponseSerializer;
+    expect(serializer.generated).toBe(codegen);
+    fc.assert(
+      fc.property(valueOf(ref, depth), (value) => {
+        const expected = outcome(() => JSON.stringify(referenceFilter(ref, value, '')));
+        expect(outcome(() => serializer.serialize(value))).toEqual(expected);
+        expect(outcome(() => JSON.stringify(serializer.filter(value)))).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('throws where JSON.stringify throws (a bigint), as JSON.stringify does', () => {
+    const serializer = compileResponseSerializer(User, { codegen }) as ResponseSerializer;
+    expect(() => serializer.serialize({ id: 1n })).toThrow(TypeError);
+    expect(() => JSON.stringify(serializer.filter({ id: 1n }))).toThrow(TypeError);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// What a user sees
+// ---------------------------------------------------------------------------------------------
+
+class MeDto {
+  @IsInt() id: number;
+  @IsEmail() email: string;
+}
+
+class UserEntity {
+  constructor(
+    public id: number,
+    public email: string,
+    public passwordHash: string,
+  ) {}
+}
+
+describe('responses by contract', () => {
+  it('sends only the declared fields of an entity returned for a declared model', () => {
+    const me = compileResponseSerializer(MeDto) as ResponseSerializer;
+    const entity = new UserEntity(1, 'ada@example.com', '$2b$10$hash');
+    expect(me.serialize(entity)).toBe('{"id":1,"email":"ada@example.com"}');
+    expect(me.filter(entity)).toEqual({ id: 1, email: 'ada@example.com' });
+  });
+
+  it('filters every item of a list, and a list where one object was declared', () => {
+    const list = compileResponseSerializer([MeDto]) as ResponseSerializer;
+    const one = compileResponseSerializer(MeDto) as ResponseSerializer;
+    const entities = [new UserEntity(1, 'a@x.io', 'h1'), new UserEntity(2, 'b@x.io', 'h2')];
+    const expected = '[{"id":1,"email":"a@x.io"},{"id":2,"email":"b@x.io"}]';
+    expect(list.serialize(entities)).toBe(expected);
+    expect(one.serialize(entities)).toBe(expected);
+  });
+
+  it('honours @Exclude, @Expose({ name }), nested @Type models and Dates', () => {
+    const serializer = compileResponseSerializer(User) as ResponseSerializer;
+    const text = serializer.serialize({
+      id: 1,
+      name: 'Ada',
+      email: 'ada@example.com',
+      passwordHash: 'x',
+      createdAt: new Date(Date.UTC(2024, 0, 2)),
+      address: { city: 'Paris', street: 'not declared' },
+      tags: [{ label: 'a', secret: 's' }],
+      adminNote: 'only for the admin group',
+      seven: 'S',
+    });
+    expect(JSON.parse(text as string)).toEqual({
+      7: 'S',
+      id: 1,
+      name: 'Ada',
+      mail: 'ada@example.com',
+      createdAt: '2024-01-02T00:00:00.000Z',
+      address: { city: 'Paris' },
+      tags: [{ label: 'a' }],
+    });
+  });
+
+  it('filters a @ValidateNested() property by its design type when it has no @Type', () => {
+    class Profile {
+      @ValidateNested() address: Address;
+      @IsObject() settings: Address;
+    }
+    const serializer = compileResponseSerializer(Profile) as ResponseSerializer;
+    const address = { city: 'Oslo', street: 'not declared' };
+    // Only @ValidateNested makes a property a nested model; @IsObject alone writes it whole.
+    expect(serializer.serialize({ address, settings: address })).toBe(
+      '{"address":{"city":"Oslo"},"settings":{"city":"Oslo","street":"not declared"}}',
+    );
+  });
+
+  it('writes a value that is not of the declared shape as JSON.stringify would', () => {
+    const serializer = compileResponseSerializer({ user: User, total: Number }) as ResponseSerializer;
+    for (const value of [null, 3, 'text', true, { user: 'not an object', total: '7' }, { user: null }]) {
+      expect(serializer.serialize(value)).toBe(JSON.stringify(value));
+    }
+    expect(serializer.serialize(undefined)).toBeUndefined();
+  });
+
+  it('compiles nothing for schemas that filter nothing', () => {
+    expect(compileResponseSerializer({ description: 'Deleted' })).toBeUndefined();
+    expect(compileResponseSerializer(String)).toBeUndefined();
+    expect(compileResponseSerializer([Number])).toBeUndefined();
+    expect(compileResponseSerializer(undefined)).toBeUndefined();
+    const all = compileResponseSerializers({ 200: MeDto, 204: { description: 'No content' }, 404: { description: 'No user' } });
+    expect(all.size).toBe(1);
+    expect(all.forStatus(200)).toBeDefined();
+    expect(all.forStatus(404)).toBeUndefined();
+  });
+
+  it('finds a status by its code, then its range, then default, and takes a route file\'s responseModel', () => {
+    class ErrorDto {
+      @IsString() message: string;
+    }
+    const serializers = compileResponseSerializers(
+      { 201: MeDto, '4XX': ErrorDto, default: Tag, 404: { description: 'No user' } },
+      { responseModel: [Tag], successStatus: 200 },
+    );
+    const value = { id: 1, email: 'e', message: 'm', label: 'l', secret: 's' };
+    expect(serializers.forStatus(201)?.serialize(value)).toBe('{"id":1,"email":"e"}');
+    expect(serializers.forStatus(400)?.serialize(value)).toBe('{"message":"m"}');
+    // 404 is declared without a body schema: that wins over 4XX, so nothing is filtered
+    expect(serializers.forStatus(404)).toBeUndefined();
+    expect(serializers.forStatus(500)?.serialize(value)).toBe('{"label":"l"}');
+    expect(serializers.forStatus(200)?.serialize([value])).toBe('[{"label":"l"}]');
+    expect(serializers.size).toBe(4);
+  });
+
+  it('refuses malformed shapes and two properties written under one name at compile time', () => {
+    class Clash {
+      @IsString() a: string;
+      @Expose({ name: 'a' }) @IsString() b: string;
+    }
+    for (const schema of [[MeDto, MeDto], { field: 'text' }, { field: [] }, Clash]) {
+      let thrown: unknown;
+      try {
+        compileResponseSerializer(schema as unknown as Function);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TernError);
+      expect((thrown as TernError).code).toBe('TERN_INVALID_RESPONSE_MODEL');
+    }
+  });
+});
