@@ -62,10 +62,10 @@ describe('usage errors: coded, and still TypeError / RangeError', () => {
     );
   });
 
-  it('res.status() outside 100-599 is TERN_INVALID_STATUS, a RangeError', async () => {
+  it('res.status() outside 200-599 is TERN_INVALID_STATUS, a RangeError', async () => {
     const app = new TernApp({ logger: false });
     app.get('/status', async (req, res) => res.json(caught(() => res.status(42))));
-    expect((await app.inject('/status')).json()).toEqual(rangeError('TERN_INVALID_STATUS', 'Invalid status code: 42'));
+    expect((await app.inject('/status')).json()).toEqual(rangeError('TERN_INVALID_STATUS', "Invalid status code: 42 (a response's status is 200-599)."));
   });
 
   it('a MakeConfig limit or a maxDepth that is not a positive integer is TERN_INVALID_LIMIT', () => {

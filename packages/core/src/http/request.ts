@@ -78,10 +78,10 @@ export class TernRequest<P = Record<string, any>> {
     const raw = this.raw.headers;
     return (this.headersView = {
       get(name) {
-        const value = raw[name.toLowerCase()];
+        const value = ownValue(raw, name.toLowerCase());
         return Array.isArray(value) ? value.join(', ') : value;
       },
-      has: (name) => raw[name.toLowerCase()] !== undefined,
+      has: (name) => ownValue(raw, name.toLowerCase()) !== undefined,
     });
   }
 
@@ -108,7 +108,7 @@ export class TernRequest<P = Record<string, any>> {
     if (this.cookiesView) return this.cookiesView;
     const header = this.raw.headers.cookie;
     const jar = header ? parseCookie(header) : {};
-    return (this.cookiesView = { get: (name) => jar[name] ?? undefined });
+    return (this.cookiesView = { get: (name) => ownValue(jar, name) });
   }
 
   /** The body as text, read once (limit enforced); an empty string when there is none. */
@@ -137,4 +137,12 @@ export class TernRequest<P = Record<string, any>> {
     const length = this.raw.headers['content-length'];
     return (length !== undefined && length !== '0') || this.raw.headers['transfer-encoding'] !== undefined;
   }
+}
+
+/**
+ * Own properties only: `headers.get('constructor')` or a cookie named `toString` must not find
+ * what `Object.prototype` holds (an API-key-in-cookie scheme would hand its verifier a function).
+ */
+function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
+import encodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
 import { TernRangeError } from '../errors';
 
@@ -74,15 +75,19 @@ export class TernResponse {
   /** Redirects to `location` (302 unless given). */
   redirect(location: string, statusCode = 302): this {
     this.status(statusCode);
-    this.headers.location = location;
+    // Header values are Latin-1 on the wire: `/users/José` would go out as a raw 0xE9 byte and
+    // `/tags/日本` would make Node throw. Percent-encode what a URL may not hold, as Express does,
+    // leaving existing `%XX` escapes alone.
+    this.headers.location = encodeUrl(location);
     this.body = null;
     return this;
   }
 
-  /** Sets the status code; only integers from 100 to 599 are accepted. */
+  /** Sets the status code; only integers from 200 to 599 are accepted (1xx are not final answers). */
   status(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 599) {
-      throw new TernRangeError('TERN_INVALID_STATUS', `Invalid status code: ${code}`);
+    // A 1xx is informational: written as the final answer, the client would wait forever for one.
+    if (!Number.isInteger(code) || code < 200 || code > 599) {
+      throw new TernRangeError('TERN_INVALID_STATUS', `Invalid status code: ${code} (a response's status is 200-599).`);
     }
     this.statusCode = code;
     return this;

@@ -13,7 +13,9 @@ export function writeResponse(raw: ServerResponse, res: TernResponse, closeConne
   if (raw.headersSent || raw.writableEnded || raw.destroyed) return;
   const headers = res.headers;
   const body = NO_BODY.has(res.statusCode) ? null : res.body;
-  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  // A handler that asked for chunked framing gets it; RFC 9112 §6.1 forbids sending both.
+  if (headers['transfer-encoding'] !== undefined) delete headers['content-length'];
+  else if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
   else if (!NO_BODY.has(res.statusCode)) headers['content-length'] = '0';
   // After a 413 the rest of the body is unread: closing stops Node from draining it.
   if (closeConnection || res.statusCode === 413) headers.connection = 'close';
