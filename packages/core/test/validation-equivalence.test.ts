@@ -45,8 +45,9 @@ import {
   ValidateNested,
   type ValidationError,
 } from 'class-validator';
-import { compileModel, type CompileOptions, type ValidationIssue, type ValidationResult } from '../src/validation';
-import { useCodegen } from '../src/validation/codegen';
+import { type CompileOptions, type ValidationIssue, type ValidationResult } from '../src/validation';
+import { createClassValidatorCompiler } from '../src/validation/class-validator/compiler';
+import type { ModelCompiler } from '../src/validation/model-compiler';
 
 // ---------------------------------------------------------------------------------------------
 // Models
@@ -236,8 +237,8 @@ function shape(value: unknown): unknown {
   return value;
 }
 
-async function expectEquivalent(model: Model, options: CompileOptions, input: unknown): Promise<void> {
-  const compiled = compileModel(model, options);
+async function expectEquivalent(compiler: ModelCompiler, model: Model, options: CompileOptions, input: unknown): Promise<void> {
+  const compiled = compiler.compile(model, options);
   expect(compiled.native).toBe(true);
   const expected = await reference(model, input, options);
   const actual = await compiled(input);
@@ -445,16 +446,18 @@ const OPTION_SETS: Array<[string, CompileOptions, number]> = [
   ['whitelist: false', { whitelist: false }, 100],
 ];
 
-describe.each(['generated code', 'interpreter'])('compiled validators (%s) agree with class-transformer + class-validator', (engine) => {
-  beforeAll(() => useCodegen(engine === 'generated code'));
-  afterAll(() => useCodegen(true));
+const ENGINES: Array<[string, ModelCompiler]> = [
+  ['generated code', createClassValidatorCompiler()],
+  ['interpreter', createClassValidatorCompiler({ codegen: false })],
+];
 
+describe.each(ENGINES)('compiled validators (%s) agree with class-transformer + class-validator', (engine, compiler) => {
   describe.each(OPTION_SETS)('%s', (_label, options, numRuns) => {
     it.each(CASES)('%s', async (_name, model, valid) => {
       // The interpreter shares most code with the generated path: half the runs suffice.
       const runs = engine === 'generated code' ? numRuns : numRuns / 2;
       await fc.assert(
-        fc.asyncProperty(inputs(valid), (input) => expectEquivalent(model, options, input)),
+        fc.asyncProperty(inputs(valid), (input) => expectEquivalent(compiler, model, options, input)),
         { numRuns: runs },
       );
     });
@@ -464,7 +467,7 @@ describe.each(['generated code', 'interpreter'])('compiled validators (%s) agree
 it('reaches both verdicts on every model (the generators sit on the boundary)', async () => {
   for (const [, model, valid] of CASES) {
     const verdicts = new Set<boolean>();
-    const compiled = compileModel(model);
+    const compiled = ENGINES[0][1].compile(model);
     for (const input of fc.sample(inputs(valid), { numRuns: 200, seed: 42 })) verdicts.add((await compiled(input)).ok);
     expect([...verdicts].sort()).toEqual([false, true]);
   }

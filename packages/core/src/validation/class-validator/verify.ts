@@ -7,7 +7,7 @@
  */
 import type { ValidationArguments } from 'class-validator';
 import type { ConstraintMeta, ValidationMeta } from './metadata';
-import type { Test } from './rules';
+import type { Test } from './native-checks';
 
 const BASE_PROBES: readonly unknown[] = [
   undefined, null, '', ' ', 'a', 'abc', 'ABC123', 'hello world', 'x'.repeat(300), 'e\u0301', '😀', '♥\uFE0F',

@@ -4,8 +4,8 @@
  * writing its error tree directly as a flat list: a property's failed constraints in
  * class-validator's order, then its nested issues. `codegen.ts` generates the common case per
  * class; the functions here are the shared pieces (and the whole step without code generation).
+ * Other classes' checks are reached through `run.resolve`, never by importing the engine.
  */
-import { ensureCompiled } from './codegen';
 import { nativeReasons, planFor } from './analyse';
 import { prefixOf, type Check, type CheckFn, type ClassPlan, type NestedRule, type PropertyPlan, type Run } from './plan';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
@@ -94,11 +94,12 @@ export function validateNested(rule: NestedRule, value: unknown, base: string, k
   const expected = rule.expected;
   // The common cases first: an instance of the property's @Type class, or an array of them.
   if (expected !== undefined && isInstance(value, expected)) {
-    expected.check!(value, base, key, -1, depth, run);
+    run.resolve(expected).check(value, base, key, -1, depth, run);
   } else if (Array.isArray(value)) {
+    const check = expected === undefined ? undefined : run.resolve(expected).check;
     for (let i = 0; i < value.length; i++) {
       const element = value[i];
-      if (expected !== undefined && isInstance(element, expected)) expected.check!(element, base, key, i, depth + 1, run);
+      if (check !== undefined && isInstance(element, expected!)) check(element, base, key, i, depth + 1, run);
       else validateNested(rule, element, `${base}${key}.`, String(i), depth + 1, run);
     }
   } else if (value instanceof Set) {
@@ -108,7 +109,7 @@ export function validateNested(rule: NestedRule, value: unknown, base: string, k
     for (const [name, element] of value) validateNested(rule, element, `${base}${key}.`, String(name), depth + 1, run);
   } else if (value instanceof Object) {
     // class-validator picks the rules by the value's runtime class, not the declared one.
-    ensureCompiled(runtimePlan(value.constructor)).check!(value, base, key, -1, depth, run);
+    run.resolve(runtimePlan(value.constructor)).check(value, base, key, -1, depth, run);
   } else {
     run.issues.push({ path: base + key, message: rule.message(value) });
   }

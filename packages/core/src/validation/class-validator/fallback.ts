@@ -4,7 +4,8 @@
  * @Transform…). Slower, but correct by definition: it is what the native path imitates.
  */
 import type { ValidationError } from 'class-validator';
-import { classTransformer, classValidator } from './libraries';
+import { classTransformer, classValidator } from '../libraries';
+import type { ModelClass } from '../model-compiler';
 import {
   isObjectBody,
   notAnObjectIssue,
@@ -13,7 +14,7 @@ import {
   type ResolvedOptions,
   type ValidationIssue,
   type ValidationResult,
-} from './types';
+} from '../types';
 
 /** class-validator's error tree as dotted-path issues: constraints of a node, then its children. */
 export function flattenErrors(errors: readonly ValidationError[], prefix = '', out: ValidationIssue[] = []): ValidationIssue[] {
@@ -41,7 +42,7 @@ export function nestingDepth(input: unknown, limit: number): number {
 
 /** Validates through class-transformer + class-validator; always answers with a Promise. */
 export function compileFallback<T extends object>(
-  model: new (...args: any[]) => T,
+  model: ModelClass<T>,
   options: ResolvedOptions,
 ): (input: unknown) => Promise<ValidationResult<T>> {
   const { plainToInstance } = classTransformer();

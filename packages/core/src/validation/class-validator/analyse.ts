@@ -15,7 +15,7 @@ import {
   type ValidationMeta,
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
-import { NATIVE_RULES } from './rules';
+import { constraintNamed } from './constraints';
 import { agreesWithClassValidator } from './verify';
 
 const plans = new WeakMap<Function, ClassPlan>();
@@ -38,6 +38,15 @@ export function planFor(cls: Function): ClassPlan {
     analyse(plan);
   }
   return plan;
+}
+
+/**
+ * Where untyped objects go: class-transformer copies them into a fresh `{}`. Analysed when the
+ * first model is compiled, not when Tern loads: analysing reads class-validator's metadata,
+ * which an app without models never loads.
+ */
+export function plainObjectPlan(): ClassPlan {
+  return planFor(Object);
 }
 
 /** `plan` and every class its `@Type`s reach, plus the plain-object plan untyped values use. */
@@ -195,7 +204,7 @@ function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]
     unsupported.push(`${where}: custom constraint ${name ?? meta.name ?? meta.constraintCls?.name}`);
     return undefined;
   }
-  const test = Object.prototype.hasOwnProperty.call(NATIVE_RULES, name) ? NATIVE_RULES[name](meta.constraints ?? []) : undefined;
+  const test = constraintNamed(name)?.check?.(meta.constraints ?? []);
   if (test === undefined) {
     unsupported.push(`${where}: @${name} is not compiled natively`);
     return undefined;
