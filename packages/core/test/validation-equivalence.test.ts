@@ -192,11 +192,17 @@ type Outcome =
   | { kind: 'transform-threw' }
   | { kind: 'validate-threw' };
 
+/** Size rules after whose failure Tern does not walk the array (a documented, deliberate difference). */
+const SIZE_RULES = ['arrayMaxSize', 'arrayMinSize', 'arrayNotEmpty'];
+
 function flatten(errors: ValidationError[], prefix: string, out: ValidationIssue[]): ValidationIssue[] {
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) out.push({ path, message });
-    flatten(error.children ?? [], path, out);
+    const constraints = { ...error.constraints };
+    const cut = SIZE_RULES.some((rule) => rule in constraints);
+    if (cut) delete constraints.nestedValidation;
+    for (const message of Object.values(constraints)) out.push({ path, message });
+    if (!cut) flatten(error.children ?? [], path, out);
   }
   return out;
 }

@@ -16,7 +16,7 @@ import {
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
 import { constraintNamed } from './constraints';
-import { agreesWithClassValidator } from './verify';
+import { answerFalseOnThrow, isBuiltIn } from './builtins';
 
 const plans = new WeakMap<Function, ClassPlan>();
 
@@ -30,6 +30,7 @@ export function planFor(cls: Function): ClassPlan {
       known: new Set(),
       types: new Map(),
       readOnly: new Set(),
+      keysIndependent: false,
       unsupported: [],
       refs: [],
     };
@@ -81,6 +82,7 @@ function analyse(plan: ClassPlan): void {
   }
   const facts = transformerFacts(cls);
   for (const reason of facts.unsupported) unsupported.push(`${name}: ${reason}`);
+  plan.keysIndependent = facts.unsupported.length === 0 && [...facts.types.values()].every((meta) => (meta.typeFunction?.length ?? 0) === 0);
   for (const [key, meta] of facts.types) {
     const spec = typeSpec(meta, `${name}.${key}`, unsupported);
     if (spec === undefined) continue;
@@ -204,13 +206,21 @@ function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]
     unsupported.push(`${where}: custom constraint ${name ?? meta.name ?? meta.constraintCls?.name}`);
     return undefined;
   }
-  const test = constraintNamed(name)?.check?.(meta.constraints ?? []);
-  if (test === undefined) {
+  const entry = constraintNamed(name);
+  if (entry?.decorator === undefined || entry.check === undefined) {
     unsupported.push(`${where}: @${name} is not compiled natively`);
     return undefined;
   }
-  if (!agreesWithClassValidator(test, meta, constraint)) {
-    unsupported.push(`${where}: @${name} does not behave like class-validator's`);
+  // By the identity of its code, never by its name: a look-alike runs through class-validator.
+  if (!isBuiltIn(constraint, entry.decorator)) {
+    unsupported.push(`${where}: ${name} is not class-validator's @${entry.decorator}`);
+    return undefined;
+  }
+  // The fallback runs class-validator's check itself; where it can throw, a throw must mean "invalid".
+  if (entry.mayThrow) answerFalseOnThrow(constraint);
+  const test = entry.check(meta.constraints ?? []);
+  if (test === undefined) {
+    unsupported.push(`${where}: @${name} with these arguments is not compiled natively`);
     return undefined;
   }
   return {
@@ -219,5 +229,6 @@ function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]
     each: !!meta.each,
     validateIf: meta.validateIf,
     message: (object, value) => failureMessage(meta, constraint, object, value),
+    bounds: entry.bounds === true && !meta.each,
   };
 }

@@ -10,8 +10,8 @@
  * interpreted versions in transform.ts / execute.ts run instead; they do the same thing.
  */
 import { checkMerging, passesEach, stripKey, validateNested } from './execute';
-import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan, type Resolve } from './plan';
-import { TOO_DEEP } from './signals';
+import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan, type PropertyPlan, type Resolve } from './plan';
+import { TOO_DEEP, TOO_MANY_KEYS } from './signals';
 import { assertPlain, buildArray, convertArray, copyOthers, plain } from './transform';
 
 const literal = (key: string) => JSON.stringify(key);
@@ -93,8 +93,10 @@ export function generateBuild(plan: ClassPlan, resolve: Resolve): BuildFn | unde
   }
   // Any other key (or a named key whose value was undefined) goes through the general rule.
   lines.push(
-    'for (const k in s) n--;',
-    `if (n !== 0) ${scope.ref(copyOthers, 'copyOthers')}(${scope.ref(plan, 'plan')}, ${scope.ref(new Set(keys), 'fast')}, s, out, depth, cx);`,
+    'let keys = 0;',
+    'for (const k in s) keys++;',
+    `if (keys > cx.maxKeys) throw ${scope.ref(TOO_MANY_KEYS, 'TOO_MANY_KEYS')};`,
+    `if (n !== keys) ${scope.ref(copyOthers, 'copyOthers')}(${scope.ref(plan, 'plan')}, ${scope.ref(new Set(keys), 'fast')}, s, out, depth, cx);`,
     'return out;',
   );
   return scope.compile<BuildFn>(`return function build(s, depth, cx) {\n${lines.join('\n')}\n};`);
@@ -118,26 +120,32 @@ export function generateCheck(plan: ClassPlan, resolve: Resolve): CheckFn {
   lines.push(`if (run.whitelist) for (const k in o) { ${isKnown(`if (${hasOwn}.call(o, k)) ${strip}(o, k, base, key, index, run);`)} }`);
   // Nested values need this object's prefix as their base; objects without any skip the join.
   if (plan.properties.some((property) => property.nested)) lines.push(`const here = ${prefix};`);
-  lines.push('let v;');
+  // An array whose size rule failed is not walked (`cut`): its elements could add 500,000 issues.
+  const cuts = (property: PropertyPlan) => property.nested !== undefined && property.checks.some((check) => check.bounds);
+  lines.push(plan.properties.some(cuts) ? 'let v, cut;' : 'let v;');
 
   for (const property of plan.properties) {
     const path = `${prefix} + ${literal(property.key)}`;
-    const body: string[] = [];
+    const cut = cuts(property);
+    const body: string[] = cut ? ['cut = false;'] : [];
     if (property.mergeByType) {
-      body.push(`${scope.ref(checkMerging, 'checkMerging')}(${scope.ref(property, 'property')}, o, v, ${path}, run);`);
+      const merge = `${scope.ref(checkMerging, 'checkMerging')}(${scope.ref(property, 'property')}, o, v, ${path}, run)`;
+      body.push(cut ? `cut = ${merge};` : `${merge};`);
     } else {
       for (const check of property.checks) {
         const test = scope.ref(check.test, 'test');
         const passes = check.each ? `${scope.ref(passesEach, 'passesEach')}(${test}, v)` : `${test}(v)`;
         const guard = check.validateIf ? `${scope.ref(check.validateIf, 'validateIf')}(o, v) && ` : '';
         const message = scope.ref(check.message, 'message');
-        body.push(`if (${guard}!${passes}) run.issues.push({ path: ${path}, message: ${message}(o, v) });`);
+        // Past `maxIssues` an issue is only counted: no path or message is built for it.
+        const report = `if (run.issues.length < run.maxIssues) run.issues.push({ path: ${path}, message: ${message}(o, v) }); else run.omitted++;`;
+        body.push(`if (${guard}!${passes}) { ${cut && check.bounds ? 'cut = true; ' : ''}${report} }`);
       }
     }
     if (property.nested) {
       if (property.nested.expected) resolve(property.nested.expected);
       const nested = scope.ref(validateNested, 'validateNested');
-      body.push(`if (v !== undefined) ${nested}(${scope.ref(property.nested, 'rule')}, v, here, ${literal(property.key)}, depth + 1, run);`);
+      body.push(`if (v !== undefined${cut ? ' && !cut' : ''}) ${nested}(${scope.ref(property.nested, 'rule')}, v, here, ${literal(property.key)}, depth + 1, run);`);
     }
     lines.push(`v = o[${literal(property.key)}];`);
     if (property.conditions.length === 0) {

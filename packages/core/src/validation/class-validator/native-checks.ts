@@ -11,6 +11,21 @@
  */
 export type Test = (value: unknown) => boolean;
 
+/**
+ * `test`, answering `false` where it throws. validator's checks throw on some strings (`isEmail`
+ * runs `encodeURI`, which throws `URIError` on a lone surrogate such as `"\ud800"`): a value a
+ * check cannot even examine is an invalid value of that field, a 422, never a 500.
+ */
+export function neverThrows(test: Test): Test {
+  return (v) => {
+    try {
+      return test(v);
+    } catch {
+      return false;
+    }
+  };
+}
+
 export const isStringValue: Test = (v) => v instanceof String || typeof v === 'string';
 export const isBooleanValue: Test = (v) => v instanceof Boolean || typeof v === 'boolean';
 export const isIntValue: Test = (v) => typeof v === 'number' && Number.isInteger(v);

@@ -20,6 +20,8 @@ export interface Check {
   /** The decorator's `validateIf` option. */
   readonly validateIf: ((object: any, value: any) => boolean) | undefined;
   readonly message: (object: object, value: unknown) => string;
+  /** A rule on an array's size (`@ArrayMaxSize`…): when it fails, the elements are not walked. */
+  readonly bounds: boolean;
 }
 
 export interface NestedRule {
@@ -52,6 +54,12 @@ export interface ClassPlan {
   readonly types: Map<string, TypeSpec>;
   /** Prototype properties without a setter: class-transformer never assigns to these names. */
   readonly readOnly: Set<string>;
+  /**
+   * class-transformer's value for a declared property never depends on another key of the
+   * input (no `@Transform`, `@Expose`, `@Exclude`, `@Type` reading its argument): undeclared
+   * keys may be dropped before it runs. Set by `analyse.ts`.
+   */
+  keysIndependent: boolean;
   /** Why this class (not counting classes it refers to) cannot run natively. */
   readonly unsupported: string[];
   /** Classes this class's `@Type`s refer to. */
@@ -72,6 +80,7 @@ export type Resolve = (plan: ClassPlan) => CompiledPlan;
 /** What a build needs besides its input; one object per compiled validator, shared by its requests. */
 export interface BuildContext {
   readonly maxDepth: number;
+  readonly maxKeys: number;
   readonly resolve: Resolve;
 }
 
@@ -85,6 +94,20 @@ export interface Run {
   readonly maxDepth: number;
   readonly resolve: Resolve;
   readonly issues: ValidationIssue[];
+  /** Issues past this many are counted in `omitted`, not listed (nor their messages built). */
+  readonly maxIssues: number;
+  omitted: number;
+}
+
+/** Lists an issue, or only counts it once `maxIssues` are listed. */
+export function addIssue(run: Run, path: string, message: string): void {
+  if (run.issues.length < run.maxIssues) run.issues.push({ path, message });
+  else run.omitted++;
+}
+
+/** `true` while another issue would still be listed: callers skip building its path and message otherwise. */
+export function listsMore(run: Run): boolean {
+  return run.issues.length < run.maxIssues;
 }
 
 /**

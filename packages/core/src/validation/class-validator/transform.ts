@@ -8,7 +8,7 @@
  */
 import { plainObjectPlan } from './analyse';
 import type { BuildContext, BuildFn, ClassPlan, TypeSpec } from './plan';
-import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
+import { NEEDS_FALLBACK, NOT_CONVERTIBLE, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 
 type Conversion = 'string' | 'number' | 'boolean' | 'date';
 
@@ -28,8 +28,10 @@ export function interpretBuild(plan: ClassPlan): BuildFn {
   return (source, depth, cx) => {
     if (depth > cx.maxDepth) throw TOO_DEEP;
     assertPlain(source);
+    const keys = Object.keys(source);
+    if (keys.length > cx.maxKeys) throw TOO_MANY_KEYS;
     const out = new plan.cls();
-    for (const key of Object.keys(source)) copyKey(plan, source, out, key, depth, cx);
+    for (const key of keys) copyKey(plan, source, out, key, depth, cx);
     return out;
   };
 }
@@ -70,10 +72,12 @@ export function plain(value: object, depth: number, cx: BuildContext): unknown {
     return out;
   }
   assertPlain(value);
-  // class-transformer guesses an untyped object's class from `value.constructor`; an own
-  // `constructor` key makes it guess wrong (and usually throw): reproduce that on the fallback.
+  // class-transformer guesses an untyped object's class from `value.constructor`. An own
+  // `constructor` key (JSON can hold one) makes it call `new` on that key's value, which throws
+  // for every truthy JSON value; a falsy one makes it fall back to a plain `{}`, as here. Both
+  // are answered here: a key's name never sends a request to the (slower) fallback.
   const ctor = (value as { constructor?: unknown }).constructor;
-  if (ctor !== Object && ctor !== undefined) throw NEEDS_FALLBACK;
+  if (ctor !== Object && ctor) throw NOT_CONVERTIBLE;
   return cx.resolve(plainObjectPlan()).build(value, depth, cx);
 }
 

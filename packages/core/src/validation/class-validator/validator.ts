@@ -10,6 +10,7 @@ import {
   notConvertibleIssue,
   resolveOptions,
   tooDeepIssue,
+  tooManyKeysIssue,
   type CompileOptions,
   type ModelValidator,
   type ValidationIssue,
@@ -19,7 +20,7 @@ import { nativeReasons, planFor, plainObjectPlan, reachablePlans } from './analy
 import type { Engine } from './engine';
 import { compileFallback } from './fallback';
 import type { BuildContext, Run } from './plan';
-import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
+import { NEEDS_FALLBACK, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 
 /**
  * The validator of `model` on `engine`: native when every rule the model reaches is, else
@@ -27,8 +28,8 @@ import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
  */
 export function compileValidator<T extends object>(model: ModelClass<T>, options: CompileOptions | undefined, engine: Engine): ModelValidator<T> {
   const resolved = resolveOptions(options);
-  const fallback = compileFallback(model, resolved);
   const plan = planFor(model);
+  const fallback = compileFallback(model, resolved, { keep: plan.keysIndependent ? plan.known : undefined });
   const reasons = [...new Set(nativeReasons(plan))];
   if (reasons.length > 0) return withFacts(fallback, false, reasons);
 
@@ -36,9 +37,9 @@ export function compileValidator<T extends object>(model: ModelClass<T>, options
   for (const reached of reachablePlans(plan)) engine.ensureCompiled(reached);
   const { build, check } = engine.ensureCompiled(plan);
   engine.ensureCompiled(plainObjectPlan());
-  const { whitelist, forbidNonWhitelisted, maxDepth } = resolved;
+  const { whitelist, forbidNonWhitelisted, maxDepth, maxIssues, maxKeys } = resolved;
   const resolve = engine.ensureCompiled;
-  const cx: BuildContext = { maxDepth, resolve };
+  const cx: BuildContext = { maxDepth, maxKeys, resolve };
   const native = (input: unknown): ValidationResult<T> | Promise<ValidationResult<T>> => {
     if (!isObjectBody(input)) return failure([notAnObjectIssue()]);
     let value: T;
@@ -46,11 +47,13 @@ export function compileValidator<T extends object>(model: ModelClass<T>, options
       value = build(input, 1, cx);
     } catch (error) {
       if (error === TOO_DEEP) return failure([tooDeepIssue(maxDepth)]);
+      if (error === TOO_MANY_KEYS) return failure([tooManyKeysIssue(maxKeys)]);
       if (error === NEEDS_FALLBACK) return fallback(input);
-      // A constructor that throws: what the fallback reports when class-transformer throws.
+      // NOT_CONVERTIBLE, or a constructor that throws: what the fallback reports when
+      // class-transformer throws.
       return failure([notConvertibleIssue(model.name)]);
     }
-    const run: Run = { whitelist, forbidNonWhitelisted, maxDepth, resolve, issues: [] };
+    const run: Run = { whitelist, forbidNonWhitelisted, maxDepth, resolve, issues: [], maxIssues, omitted: 0 };
     try {
       check(value, '', undefined, -1, 1, run);
     } catch (error) {
@@ -58,7 +61,8 @@ export function compileValidator<T extends object>(model: ModelClass<T>, options
       if (error === NEEDS_FALLBACK) return fallback(input);
       throw error; // a user condition threw: class-validator would throw too
     }
-    return run.issues.length === 0 ? { ok: true, value } : failure(run.issues);
+    if (run.issues.length === 0) return { ok: true, value };
+    return run.omitted > 0 ? { ok: false, errors: run.issues, omitted: run.omitted } : failure(run.issues);
   };
   return withFacts(native, true, []);
 }
