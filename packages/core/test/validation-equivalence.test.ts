@@ -89,6 +89,8 @@ class Profile {
   @ValidateNested() @Type(() => Address) billing?: Address;
   /** Nested without @Type: class-validator sees a plain object and whitelists every key away. */
   @IsOptional() @ValidateNested() untyped?: object;
+  /** The same for each element (forbidUnknownValues: false: no "unknown value" error). */
+  @IsOptional() @ValidateNested({ each: true }) untypedList?: object[];
   /** Untyped object, not validated: copied as is. */
   @IsOptional() @IsObject() meta?: object;
   /** Typed but not validated: instantiated, undeclared keys kept. */
@@ -369,6 +371,7 @@ const validProfile = fc.record(
     address: validAddress,
     billing: validAddress,
     untyped: fc.object({ maxDepth: 1 }),
+    untypedList: fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }),
     meta: fc.object({ maxDepth: 1 }),
     shipping: validAddress,
   },

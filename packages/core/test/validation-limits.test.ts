@@ -12,6 +12,7 @@ import {
   IsEmail,
   IsIn,
   IsInt,
+  IsObject,
   IsString,
   Length,
   registerDecorator,
@@ -224,5 +225,31 @@ describe('B4: a value a built-in check throws on is an invalid value', () => {
     const response = await appFor(model).inject({ method: 'POST', url: '/', headers: json, payload });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual([{ path: 'email', message: 'email must be an email' }]);
+  });
+});
+
+class Untyped {
+  /** Nested validation without `@Type`: the value stays a plain object that no rule describes. */
+  @IsObject() @ValidateNested() address: object;
+}
+
+describe('B5: nested values without @Type are validated as with forbidUnknownValues: false', () => {
+  const payload = { address: { city: 'Oslo', isAdmin: true } };
+
+  it('strips every key of such an object (whitelist), so no unchecked field reaches the handler', async () => {
+    const response = await appFor(Untyped).inject({ method: 'POST', url: '/', payload });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ body: { address: {} } });
+  });
+
+  it('reports each key with forbidNonWhitelisted, and no "unknown value" error', async () => {
+    const result = await compileModel(Untyped, { forbidNonWhitelisted: true })(payload);
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        { path: 'address.city', message: 'property city should not exist' },
+        { path: 'address.isAdmin', message: 'property isAdmin should not exist' },
+      ],
+    });
   });
 });

@@ -16,7 +16,7 @@ import {
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
 import { constraintNamed } from './constraints';
-import { answerFalseOnThrow, isBuiltIn } from './builtins';
+import { answerFalseOnThrow, definedBy, isBuiltIn } from './builtins';
 
 const plans = new WeakMap<Function, ClassPlan>();
 
@@ -190,12 +190,13 @@ function propertyPlan(
   return { key, conditions, checks, nested, mergeByType: types.size !== checks.length };
 }
 
-/** `@IsOptional` is pure, so it is replaced by an inline test; anything else named so is kept as is. */
+/**
+ * class-validator's own `@IsOptional` is pure, so it is replaced by an inline test; any other
+ * condition (a look-alike named so included) is kept and called as is.
+ */
 function isOptionalCondition(meta: ValidationMeta): boolean {
   const condition = meta.constraints?.[0];
-  if (meta.name !== 'isOptional' || typeof condition !== 'function') return false;
-  const probe = (value: unknown) => !!condition({ [meta.propertyName]: value }, value);
-  return !probe(null) && !probe(undefined) && probe(0) && probe('') && probe(false) && probe({});
+  return meta.name === 'isOptional' && typeof condition === 'function' && definedBy(condition, 'IsOptional');
 }
 
 function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]): Check | undefined {

@@ -117,6 +117,24 @@ function wrappedValidateScript(wrapper: Function): string | undefined {
 }
 
 /**
+ * `true` when `fn` was written in the module of class-validator's exported decorator `decorator`
+ * (`@IsOptional()`'s condition is, a look-alike is not).
+ *
+ * @example
+ * definedBy(meta.constraints[0], 'IsOptional');
+ */
+export function definedBy(fn: Function, decorator: string): boolean {
+  const exported = (classValidator() as unknown as Record<string, unknown>)[decorator];
+  if (typeof exported !== 'function') return false;
+  try {
+    const script = scriptOf(fn);
+    return script !== undefined && script === scriptOf(exported);
+  } finally {
+    post('Runtime.releaseObjectGroup', { objectGroup: GROUP });
+  }
+}
+
+/**
  * `true` when `constraint` is the check class-validator's exported decorator `decorator`
  * registers (`'IsEmail'`), by the identity of its code; `false` for anything else.
  *

@@ -6,8 +6,9 @@
  * Every predicate restates the check class-validator 0.15 performs, expression for expression;
  * formats (email, URL, UUID, ISO 8601) call class-validator's own exported checks, which wrap the
  * `validator` package, so their semantics cannot drift (e-mail addresses first meet a fast accept
- * proven to imply validator's answer: `email.ts`). `verify.ts` re-checks each compiled
- * predicate against the real constraint at compile time.
+ * proven to imply validator's answer: `email.ts`). Only constraints registered by
+ * class-validator's own decorators get them (`builtins.ts`); `test/validation-equivalence.test.ts`
+ * compares both paths on random inputs.
  */
 export type Test = (value: unknown) => boolean;
 
