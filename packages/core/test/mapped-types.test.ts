@@ -21,8 +21,8 @@ import {
 } from 'class-validator';
 import { Body, Controller, Get, Param, Patch, Query, TernApp, TernError } from '@tern/core';
 import { compileModel } from '../src/validation';
-import { useCodegen } from '../src/validation/codegen';
-import { compileFallback } from '../src/validation/fallback';
+import { createClassValidatorCompiler } from '../src/validation/class-validator/compiler';
+import { compileFallback } from '../src/validation/class-validator/fallback';
 import { resolveOptions, type CompileOptions, type ValidationResult } from '../src/validation/types';
 import { IntersectionType } from '../src/mapped-types/intersection-type';
 import { OmitType } from '../src/mapped-types/omit-type';
@@ -379,15 +379,15 @@ const DERIVED: Array<[string, new () => object]> = [
 ];
 const OPTIONS: CompileOptions[] = [{}, { forbidNonWhitelisted: true }];
 
-describe.each(['generated code', 'interpreter'])('derived classes: the native path (%s) agrees with the class-validator fallback', (engine) => {
-  beforeAll(() => useCodegen(engine === 'generated code'));
-  afterAll(() => useCodegen(true));
-
+describe.each([
+  ['generated code', createClassValidatorCompiler()],
+  ['interpreter', createClassValidatorCompiler({ codegen: false })],
+])('derived classes: the native path (%s) agrees with the class-validator fallback', (_engine, compiler) => {
   it.each(DERIVED)('%s', async (_name, model) => {
     for (const options of OPTIONS) {
-      const native = compileModel(model, options);
+      const native = compiler.compile(model, options);
       expect(native.fallbackReasons).toEqual([]);
-      const fallback = compileFallback(model, resolveOptions(options));
+      const fallback = compileFallback(model, resolveOptions(options), { keep: undefined });
       await fc.assert(
         fc.asyncProperty(input, async (body) => {
           expect(outcome(await native(body))).toEqual(outcome(await fallback(body)));

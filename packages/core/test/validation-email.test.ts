@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { isEmail } from 'class-validator';
-import { emailTest, isCommonEmail } from '../src/validation/email';
+import { emailTest, isCommonEmail } from '../src/validation/class-validator/email';
 
 const LABEL_CHARS = 'abcxyzABZ0129-_';
 const USER_CHARS = 'abzAZ09_+-.!#"é@ ';

@@ -9,7 +9,8 @@ import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { SchemaRegistry } from '../openapi/schema';
 import { compileModel, type ValidationResult } from '../validation';
-import { validationMetadatas } from '../validation/metadata';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
+import type { ModelClass } from '../validation/model-compiler';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
@@ -276,7 +277,7 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
  * the property's own rules report it), then validated with `whitelist`.
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
-  const model = modelOf(meta, type, ctx, 'the query string') as new () => object;
+  const model = modelOf(meta, type, ctx, 'the query string') as ModelClass;
   const validate = compileModel(model, { whitelist: true });
   const fields = queryFields(model);
 
@@ -320,11 +321,9 @@ interface QueryField {
 }
 
 /** The validated properties of a query model and how each converts, read once. */
-function queryFields(model: Function): Map<string, QueryField> {
+function queryFields(model: ModelClass): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const rule of validationMetadatas(model)) {
-    const key = rule.propertyName;
-    if (fields.has(key)) continue;
+  for (const { name: key } of defaultModelCompiler.describe(model).properties) {
     const type = reflectedPropertyType(model.prototype, key);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).

@@ -17,7 +17,7 @@ import {
   validationMetadatas,
   type TransformerRecords,
   type ValidationMeta,
-} from '../validation/metadata';
+} from '../validation/class-validator/metadata';
 import type { MappedType } from './types';
 
 /** One class a mapped type takes properties from, and which of its properties it takes. */

@@ -1,5 +1,5 @@
 import { classValidator } from '../validation/libraries';
-import { validationTypes, type ValidationMeta } from '../validation/metadata';
+import { validationTypes, type ValidationMeta } from '../validation/class-validator/metadata';
 import { assertClass, createMappedClass } from './inherit';
 import type { ClassOf, MappedType } from './types';
 

@@ -9,7 +9,7 @@ import type { ExcludeMetadata } from 'class-transformer/types/interfaces/metadat
 import type { ExposeMetadata } from 'class-transformer/types/interfaces/metadata/expose-metadata.interface';
 import { TernError } from '../errors/tern-error';
 import { classTransformerStorage } from '../validation/libraries';
-import { typeMetadataOf, validationMetadatas, validationTypes } from '../validation/metadata';
+import { typeMetadataOf, validationMetadatas, validationTypes } from '../validation/class-validator/metadata';
 
 /** What the response filter needs to know about one declared property of a model. */
 export interface DeclaredProperty {

@@ -1,25 +1,10 @@
 /**
- * `compileModel`: the per-route validator the framework builds at startup. Metadata is read once;
- * per request the native path does one pass to build the instance and one to validate it, with no
- * metadata lookups, no closures created and no error objects unless something fails.
+ * `compileModel`: the validator of one model from the default compiler. Kept for the callers
+ * that predate `ModelCompiler` (an app option will let them use another compiler).
  */
-import { ensureCompiled } from './codegen';
-import { compileFallback } from './fallback';
-import { nativeReasons, planFor, reachablePlans } from './analyse';
-import type { Run } from './plan';
-import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
-import { plainObjectPlan } from './transform';
-import {
-  isObjectBody,
-  notAnObjectIssue,
-  notConvertibleIssue,
-  resolveOptions,
-  tooDeepIssue,
-  type CompileOptions,
-  type ModelValidator,
-  type ValidationIssue,
-  type ValidationResult,
-} from './types';
+import { defaultModelCompiler } from './class-validator/compiler';
+import type { ModelClass } from './model-compiler';
+import type { CompileOptions, ModelValidator } from './types';
 
 /**
  * Compiles a class-validator model into a function that validates parsed JSON against it.
@@ -41,55 +26,6 @@ import {
  * // { ok: false, errors: [{ path: 'age', message: 'age must not be less than 0' }] }
  * validateUser.native;                                    // true: no class-validator per request
  */
-export function compileModel<T extends object>(
-  model: new (...args: any[]) => T,
-  options?: CompileOptions,
-): ModelValidator<T> {
-  const resolved = resolveOptions(options);
-  const fallback = compileFallback(model, resolved);
-  const plan = planFor(model);
-  const reasons = [...new Set(nativeReasons(plan))];
-  if (reasons.length > 0) return describe(fallback, false, reasons);
-
-  // Every class the model can reach is compiled now, so a request never pays for it.
-  for (const reached of reachablePlans(plan)) ensureCompiled(reached);
-  ensureCompiled(plainObjectPlan());
-  const { whitelist, forbidNonWhitelisted, maxDepth } = resolved;
-  const native = (input: unknown): ValidationResult<T> | Promise<ValidationResult<T>> => {
-    if (!isObjectBody(input)) return failure([notAnObjectIssue()]);
-    let value: T;
-    try {
-      value = plan.build!(input, 1, maxDepth);
-    } catch (error) {
-      if (error === TOO_DEEP) return failure([tooDeepIssue(maxDepth)]);
-      if (error === NEEDS_FALLBACK) return fallback(input);
-      // A constructor that throws: what the fallback reports when class-transformer throws.
-      return failure([notConvertibleIssue(model.name)]);
-    }
-    const run: Run = { whitelist, forbidNonWhitelisted, maxDepth, issues: [] };
-    try {
-      plan.check!(value, '', undefined, -1, 1, run);
-    } catch (error) {
-      if (error === TOO_DEEP) return failure([tooDeepIssue(maxDepth)]);
-      if (error === NEEDS_FALLBACK) return fallback(input);
-      throw error; // a user condition threw: class-validator would throw too
-    }
-    return run.issues.length === 0 ? { ok: true, value } : failure(run.issues);
-  };
-  return describe(native, true, []);
-}
-
-function failure<T>(errors: ValidationIssue[]): ValidationResult<T> {
-  return { ok: false, errors };
-}
-
-function describe<T>(
-  fn: (input: unknown) => ValidationResult<T> | Promise<ValidationResult<T>>,
-  native: boolean,
-  fallbackReasons: string[],
-): ModelValidator<T> {
-  return Object.defineProperties(fn, {
-    native: { value: native, enumerable: true },
-    fallbackReasons: { value: Object.freeze(fallbackReasons), enumerable: true },
-  }) as ModelValidator<T>;
+export function compileModel<T extends object>(model: ModelClass<T>, options?: CompileOptions): ModelValidator<T> {
+  return defaultModelCompiler.compile(model, options);
 }

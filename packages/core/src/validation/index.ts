@@ -1,9 +1,10 @@
 /**
  * Request validation: class-validator models compiled once, at startup, into plain functions
- * (see README.md for what runs natively and what falls back to class-validator).
+ * (see README.md for what runs natively and what falls back to class-validator). Apps reach it
+ * through the package root; there is no `@tern/core/validation` entry point.
  *
  * @example
- * import { compileModel } from '@tern/core/validation';
+ * import { compileModel } from '@tern/core';
  * const validateBody = compileModel(CreateUserDto, { forbidNonWhitelisted: true });
  * const result = await validateBody(JSON.parse(text));
  * if (!result.ok) console.log(result.errors); // [{ path: 'address.city', message: 'city must be a string' }]

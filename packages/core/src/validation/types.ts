@@ -14,14 +14,15 @@ export interface ValidationIssue {
 }
 
 /**
- * The outcome of validating one input: the model instance, or every issue found.
+ * The outcome of validating one input: the model instance, or the issues found. At most
+ * `maxIssues` issues are listed; `omitted` counts the others (absent when none were left out).
  *
  * @example
  * const result = await validateUser(body);
  * if (result.ok) save(result.value); // a CreateUser instance
- * else reply(422, { errors: result.errors });
+ * else reply(422, { errors: result.errors, omitted: result.omitted });
  */
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[] };
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[]; omitted?: number };
 
 /**
  * How a compiled validator treats properties the model does not declare.
@@ -39,6 +40,17 @@ export interface CompileOptions {
    * (default 128). The JSON parser limits depth too; this keeps the validator safe on its own.
    */
   maxDepth?: number;
+  /**
+   * At most this many issues are listed in a failure (default 100); the rest are only counted
+   * (`omitted`), so a body of 500,000 bad array elements cannot make a 50 MB error response.
+   */
+  maxIssues?: number;
+  /**
+   * An object of the body with more properties than this is refused with one issue (default
+   * 1000), before the model is built: class-transformer's cost grows with the square of an
+   * object's property count.
+   */
+  maxKeys?: number;
 }
 
 /**
@@ -64,20 +76,28 @@ export interface ResolvedOptions {
   readonly whitelist: boolean;
   readonly forbidNonWhitelisted: boolean;
   readonly maxDepth: number;
+  readonly maxIssues: number;
+  readonly maxKeys: number;
 }
 
 export const DEFAULT_MAX_DEPTH = 128;
+export const DEFAULT_MAX_ISSUES = 100;
+export const DEFAULT_MAX_KEYS = 1000;
 
 export function resolveOptions(options: CompileOptions = {}): ResolvedOptions {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!Number.isInteger(maxDepth) || maxDepth < 1) {
-    throw new TernRangeError('TERN_INVALID_LIMIT', `maxDepth must be a positive integer, got ${String(options.maxDepth)}`);
-  }
   return {
     whitelist: options.whitelist ?? true,
     forbidNonWhitelisted: options.forbidNonWhitelisted ?? false,
-    maxDepth,
+    maxDepth: positiveInteger('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH),
+    maxIssues: positiveInteger('maxIssues', options.maxIssues, DEFAULT_MAX_ISSUES),
+    maxKeys: positiveInteger('maxKeys', options.maxKeys, DEFAULT_MAX_KEYS),
   };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < 1) throw new TernRangeError('TERN_INVALID_LIMIT', `${name} must be a positive integer, got ${String(value)}`);
+  return resolved;
 }
 
 /** Answers shared by both paths, so their wording cannot drift apart. */
@@ -87,6 +107,10 @@ export function notAnObjectIssue(): ValidationIssue {
 
 export function tooDeepIssue(maxDepth: number): ValidationIssue {
   return { path: '', message: `body must not be nested deeper than ${maxDepth} levels` };
+}
+
+export function tooManyKeysIssue(maxKeys: number): ValidationIssue {
+  return { path: '', message: `body must not contain objects with more than ${maxKeys} properties` };
 }
 
 /** A body the transform step could not turn into the model (class-transformer threw). */

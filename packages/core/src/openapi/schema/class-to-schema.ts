@@ -1,19 +1,20 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
-import { readProperties, type PropertyMetadata, type ValidationMetadata } from './metadata';
-import { ARRAY_RULES, VALUE_RULES, allowNull, fixesType, mergeFragments, type Rule } from './rules';
+import type { ModelDescription, PropertyDescription, RuleDescription } from '../../validation/model-compiler';
+import { allowNull, fixesType, mergeFragments } from './rules';
 import { constructorSchema, isModelClass, type RefFor } from './shapes';
 
 /**
- * The object schema of one model class. Nested classes become `$ref`s through `refFor`, so the
- * registry decides names and breaks cycles; this module only translates rules.
+ * The object schema of one model, from what its `ModelCompiler` says of it. Nested classes become
+ * `$ref`s through `refFor`, so the registry decides names and breaks cycles; this module only
+ * combines the rules' keywords.
  *
  * Every property is required unless class-validator may skip it (`@IsOptional`, `@ValidateIf`).
  * `additionalProperties` is left open: with `whitelist` unknown fields are stripped, not refused.
  */
-export function modelSchema(model: Function, refFor: RefFor): SchemaObject {
+export function modelSchema(description: ModelDescription, refFor: RefFor): SchemaObject {
   const properties: Record<string, SchemaObject | ReferenceObject> = {};
   const required: string[] = [];
-  for (const property of readProperties(model)) {
+  for (const property of description.properties) {
     properties[property.name] = propertySchema(property, refFor);
     if (!property.optional) required.push(property.name);
   }
@@ -24,16 +25,16 @@ export function modelSchema(model: Function, refFor: RefFor): SchemaObject {
  * One property. A list (array or Set) or a Map gets its container rules at the top and its
  * `each: true` rules and `@Type` target on the items; anything else is a single value.
  */
-function propertySchema(property: PropertyMetadata, refFor: RefFor): SchemaObject | ReferenceObject {
-  const { validators, designType, declaredType } = property;
+function propertySchema(property: PropertyDescription, refFor: RefFor): SchemaObject | ReferenceObject {
+  const { rules, designType, declaredType } = property;
   const container = containerOf(property);
   let schema: SchemaObject | ReferenceObject;
   if (container === undefined) {
-    schema = valueSchema(validators, declaredType ?? designType, refFor);
+    schema = valueSchema(rules, declaredType ?? designType, refFor);
   } else {
     // design:type is the container (Array/Set/Map), so only @Type can name the items.
-    const items = valueSchema(validators.filter((v) => v.each), declaredType, refFor);
-    schema = containerSchema(container, items, validators.filter((v) => !v.each));
+    const items = valueSchema(rules.filter((v) => v.each), declaredType, refFor);
+    schema = containerSchema(container, items, rules.filter((v) => !v.each));
   }
   return property.nullable ? allowNull(schema) : schema;
 }
@@ -44,19 +45,16 @@ type Container = 'array' | 'map';
  * A property holds many values when TypeScript, an array rule or an `each: true` rule says so.
  * A Set travels as a JSON array; a Map as a JSON object.
  */
-function containerOf({ validators, designType }: PropertyMetadata): Container | undefined {
+function containerOf({ rules, designType }: PropertyDescription): Container | undefined {
   if (designType === Map) return 'map';
-  const listed =
-    designType === Array ||
-    designType === Set ||
-    validators.some((v) => v.each || Object.hasOwn(ARRAY_RULES, ruleName(v)));
+  const listed = designType === Array || designType === Set || rules.some((v) => v.each || v.appliesTo === 'list');
   return listed ? 'array' : undefined;
 }
 
 function containerSchema(
   container: Container,
   items: SchemaObject | ReferenceObject,
-  ownRules: ValidationMetadata[],
+  ownRules: readonly RuleDescription[],
 ): SchemaObject {
   if (container === 'map') {
     // A Map arrives as a JSON object whose values are the items.
@@ -65,7 +63,7 @@ function containerSchema(
   // Rules without `each` on a list describe the list; value rules there (a bare `@IsString()`
   // on a `string[]`) would fail every request, so they are not copied anywhere. A Set gets no
   // `uniqueItems`: class-transformer drops duplicates silently, so they are not refused.
-  const schema = mergeFragments({ type: 'array', items }, fragmentsOf(ownRules, ARRAY_RULES));
+  const schema = mergeFragments({ type: 'array', items }, fragmentsOf(ownRules, 'list'));
   // `@ArrayUnique()` compares items with `===` (or by a key selector it keeps in a closure), so
   // two equal objects parsed from JSON are two items to it, while `uniqueItems` compares by
   // value and would refuse them. Only for scalar items do the two agree.
@@ -77,7 +75,7 @@ const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 
 function holdsScalars(schema: SchemaObject | ReferenceObject): boolean {
   if ('$ref' in schema) return false;
-  if ('enum' in schema || 'const' in schema) return true; // rules.ts keeps only scalar values there
+  if ('enum' in schema || 'const' in schema) return true; // the constraint table keeps only scalar values there
   const types = schema.type === undefined ? [] : [schema.type].flat();
   return types.length > 0 && types.every((t) => SCALAR_TYPES.has(t));
 }
@@ -88,33 +86,25 @@ function holdsScalars(schema: SchemaObject | ReferenceObject): boolean {
  * becomes a `$ref`, and `@IsObject()` beside it adds nothing the `$ref` does not say.
  */
 function valueSchema(
-  validators: ValidationMetadata[],
+  rules: readonly RuleDescription[],
   ctor: Function | undefined,
   refFor: RefFor,
 ): SchemaObject | ReferenceObject {
-  const fragments = fragmentsOf(validators, VALUE_RULES);
+  const fragments = fragmentsOf(rules, 'value');
   const typed = fragments.some(fixesType);
   if (!typed && isModelClass(ctor)) return refFor(ctor);
   const base = typed ? {} : (constructorSchema(ctor, refFor) as SchemaObject);
   const schema = mergeFragments(base, fragments);
   // `@IsNotEmpty()` refuses '', null and undefined; only the '' part is a keyword, for strings.
-  if (schema.type === 'string' && validators.some((v) => ruleName(v) === 'isNotEmpty')) {
+  if (schema.type === 'string' && rules.some((v) => v.name === 'isNotEmpty')) {
     schema.minLength = Math.max(schema.minLength ?? 0, 1);
   }
   return schema;
 }
 
-function fragmentsOf(validators: ValidationMetadata[], rules: Readonly<Record<string, Rule>>): SchemaObject[] {
+/** The keywords of the rules that describe `target` (a single value, or the list itself). */
+function fragmentsOf(rules: readonly RuleDescription[], target: RuleDescription['appliesTo']): SchemaObject[] {
   const fragments: SchemaObject[] = [];
-  for (const validator of validators) {
-    const name = ruleName(validator);
-    const fragment = Object.hasOwn(rules, name) ? rules[name](validator.constraints ?? []) : undefined;
-    if (fragment !== undefined && Object.keys(fragment).length > 0) fragments.push(fragment);
-  }
+  for (const rule of rules) if (rule.appliesTo === target && rule.schema !== undefined) fragments.push(rule.schema);
   return fragments;
-}
-
-/** `@ValidateNested()` has no name; it adds no keyword, the class it points at does. */
-function ruleName(validator: ValidationMetadata): string {
-  return validator.name ?? '';
 }

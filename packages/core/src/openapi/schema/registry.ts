@@ -1,4 +1,6 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import { defaultModelCompiler } from '../../validation/class-validator/compiler';
+import type { ModelClass, ModelCompiler } from '../../validation/model-compiler';
 import { modelSchema } from './class-to-schema';
 import { constructorSchema, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
 import { TernTypeError } from '../../errors';
@@ -8,10 +10,11 @@ const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
 
 /**
  * Collects the JSON Schemas of model classes for one OpenAPI document. Each class is converted
- * once and named once; everything else refers to it by `$ref`.
+ * once and named once; everything else refers to it by `$ref`. What a model declares comes from
+ * the `ModelCompiler` given (the default one reads class-validator).
  *
  * @example
- * const registry = new SchemaRegistry();
+ * const registry = new SchemaRegistry(); // or new SchemaRegistry(modelCompiler)
  * registry.schemaFor([User]);  // { type: 'array', items: { $ref: '#/components/schemas/User' } }
  * registry.components();       // { User: { type: 'object', properties: {...}, required: [...] } }
  */
@@ -21,6 +24,8 @@ export class SchemaRegistry {
   /** Insertion order is registration order, which keeps the document stable between runs. */
   private readonly schemas = new Map<string, SchemaObject>();
   private readonly refFor: RefFor = (model) => this.ref(model);
+
+  constructor(private readonly compiler: ModelCompiler = defaultModelCompiler) {}
 
   /**
    * Registers the class (and, recursively, every class it nests) and returns its `$ref`.
@@ -39,7 +44,7 @@ export class SchemaRegistry {
       this.names.set(model, name);
       this.schemas.set(name, {});
       try {
-        this.schemas.set(name, modelSchema(model, this.refFor));
+        this.schemas.set(name, modelSchema(this.compiler.describe(model as ModelClass), this.refFor));
       } catch (error) {
         this.names.delete(model);
         this.schemas.delete(name);

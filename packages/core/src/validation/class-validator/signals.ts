@@ -13,3 +13,12 @@ export const TOO_DEEP = Symbol('tern.validation.tooDeep');
  * could not handle): the whole input is re-validated on the fallback path.
  */
 export const NEEDS_FALLBACK = Symbol('tern.validation.needsFallback');
+
+/** An object of the input has more than `maxKeys` properties. */
+export const TOO_MANY_KEYS = Symbol('tern.validation.tooManyKeys');
+
+/**
+ * class-transformer would throw building the instance (an untyped nested object whose own
+ * `constructor` key holds a truthy value: it calls `new` on that value).
+ */
+export const NOT_CONVERTIBLE = Symbol('tern.validation.notConvertible');

@@ -5,7 +5,7 @@
  */
 import type { MetadataStorage, ValidationTypes } from 'class-validator';
 import type { ExcludeMetadata, ExposeMetadata, TransformMetadata, TypeMetadata } from 'class-transformer';
-import { classTransformerStorage, classValidator } from './libraries';
+import { classTransformerStorage, classValidator } from '../libraries';
 
 export type ValidationMeta = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 export type ConstraintMeta = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];

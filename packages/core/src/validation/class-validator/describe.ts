@@ -1,33 +1,23 @@
+/**
+ * `ModelCompiler.describe` for class-validator models: the facts the OpenAPI schema builder
+ * needs, read from the same stores the validator reads (through `metadata.ts`), each rule with
+ * its JSON Schema keywords from the constraint table. The schema builder never sees
+ * class-validator's storage.
+ */
 import 'reflect-metadata';
-import { typeMetadataOf, validationMetadatas, validationTypes, type ValidationMeta } from '../../validation/metadata';
-
-/** One class-validator rule as its metadata store records it. */
-export type ValidationMetadata = ValidationMeta;
-
-/** Everything the schema builder needs to know about one property of a model. */
-export interface PropertyMetadata {
-  name: string;
-  /** Rule-carrying metadata (custom and nested validations), in class-validator's order. */
-  validators: ValidationMetadata[];
-  /** `@IsOptional()` or `@ValidateIf()`: class-validator may skip the property entirely. */
-  optional: boolean;
-  /** `@IsOptional()` only: it skips `null` as well as `undefined`. */
-  nullable: boolean;
-  /** What TypeScript emitted as `design:type` (`Array` for lists, `Object` for unknowns). */
-  designType: Function | undefined;
-  /** The target of class-transformer's `@Type(() => X)`, which names list items and beats design:type. */
-  declaredType: Function | undefined;
-}
+import type { ModelClass, ModelDescription, PropertyDescription, RuleDescription } from '../model-compiler';
+import { constraintNamed } from './constraints';
+import { typeMetadataOf, validationMetadatas, validationTypes, type ValidationMeta } from './metadata';
 
 /**
- * Reads the validated properties of a model, parents' fields included, ordered from the root
- * ancestor down so a subclass lists inherited fields first. Only properties class-validator
- * knows about are returned: with `whitelist` the others never reach a handler.
+ * The validated properties of a model, parents' fields included, ordered from the root ancestor
+ * down so a subclass lists inherited fields first. Only properties class-validator knows about
+ * are listed: with `whitelist` the others never reach a handler. Rules of every validation group
+ * are included: the schema shows every field.
  */
-export function readProperties(model: Function): PropertyMetadata[] {
-  // Rules of every validation group are included: the schema shows every field.
+export function describeModel(model: ModelClass): ModelDescription {
   const all = validationMetadatas(model);
-  const byName = new Map<string, ValidationMetadata[]>();
+  const byName = new Map<string, ValidationMeta[]>();
   for (const name of declarationOrder(model)) byName.set(name, []);
   for (const meta of all) {
     if (typeof meta.target !== 'function') continue; // named schemas (registerSchema) are not classes
@@ -35,19 +25,36 @@ export function readProperties(model: Function): PropertyMetadata[] {
     if (metas) metas.push(meta);
     else byName.set(meta.propertyName, [meta]);
   }
-  return [...byName].map(([name, metas]) => describe(model, name, metas));
+  return { model, properties: [...byName].map(([name, metas]) => describeProperty(model, name, metas)) };
 }
 
-function describe(model: Function, name: string, metas: ValidationMetadata[]): PropertyMetadata {
+function describeProperty(model: ModelClass, name: string, metas: ValidationMeta[]): PropertyDescription {
   const types = validationTypes();
   const conditions = metas.filter((m) => m.type === types.CONDITIONAL_VALIDATION);
   return {
     name,
-    validators: metas.filter((m) => m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION),
+    rules: metas.filter((m) => m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION).map(describeRule),
     optional: conditions.length > 0,
     nullable: conditions.some((m) => m.name === 'isOptional'),
     designType: asFunction(Reflect.getMetadata('design:type', model.prototype, name)),
     declaredType: declaredType(model, name),
+  };
+}
+
+function describeRule(meta: ValidationMeta): RuleDescription {
+  const nested = meta.type === validationTypes().NESTED_VALIDATION;
+  // `@ValidateNested()` has no name; it adds no keyword, the class it points at does.
+  const name = nested ? '' : (meta.name ?? '');
+  const constraint = nested ? undefined : constraintNamed(name);
+  const constraints = meta.constraints ?? [];
+  const schema = constraint?.schema?.(constraints);
+  return {
+    name,
+    nested,
+    each: !!meta.each,
+    appliesTo: constraint?.appliesTo ?? 'value',
+    constraints,
+    schema: schema !== undefined && Object.keys(schema).length > 0 ? schema : undefined,
   };
 }
 

@@ -1,47 +1,18 @@
 /**
  * Per class, generates the two functions a request runs: `build` (step 1, transform.ts) and
- * `check` (step 2, execute.ts). The generated code names each declared property literally, so V8
- * sees monomorphic property access and call sites, which is what makes the native path several
- * times faster than walking the plan's data. Only property names (as JSON string literals) are
+ * `check` (step 2, execute.ts). `engine.ts` decides when; other classes' functions are reached
+ * through the `resolve` it passes in. The generated code names each declared property
+ * literally, so V8 sees monomorphic property access and call sites, which is what makes the
+ * native path several times faster than walking the plan's data. Only property names (as JSON string literals) are
  * written into the source; every rule, message and class is passed in as a closure value.
  *
- * Without code generation (`--disallow-code-generation-from-strings`), the interpreted versions
- * in transform.ts / execute.ts run instead; they do the same thing.
+ * Without code generation (`codegen: false`, or `--disallow-code-generation-from-strings`), the
+ * interpreted versions in transform.ts / execute.ts run instead; they do the same thing.
  */
-import { checkMerging, interpretCheck, passesEach, stripKey, validateNested } from './execute';
-import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan } from './plan';
-import { TOO_DEEP } from './signals';
-import { assertPlain, buildArray, convertArray, copyOthers, interpretBuild, plain } from './transform';
-
-let codegen = true;
-let generation = 0;
-
-/**
- * Switches code generation off or back on for validators compiled afterwards: tests run both
- * engines. Not part of the public surface.
- */
-export function useCodegen(enabled: boolean): void {
-  codegen = enabled;
-  generation++;
-}
-
-/** Gives `plan` its `build` and `check` functions (once per `useCodegen` setting). */
-export function ensureCompiled(plan: ClassPlan): ClassPlan {
-  if (plan.build !== undefined && plan.generation === generation) return plan;
-  plan.generation = generation;
-  // Assigned before generating so that classes referring to each other can be compiled.
-  plan.build = interpretBuild(plan);
-  plan.check = interpretCheck(plan);
-  if (codegen) {
-    try {
-      plan.build = generateBuild(plan) ?? plan.build;
-      plan.check = generateCheck(plan);
-    } catch (error) {
-      if (!(error instanceof EvalError)) throw error; // code generation disallowed: keep the interpreters
-    }
-  }
-  return plan;
-}
+import { checkMerging, passesEach, stripKey, validateNested } from './execute';
+import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan, type PropertyPlan, type Resolve } from './plan';
+import { TOO_DEEP, TOO_MANY_KEYS } from './signals';
+import { assertPlain, buildArray, convertArray, copyOthers, plain } from './transform';
 
 const literal = (key: string) => JSON.stringify(key);
 
@@ -74,7 +45,7 @@ function fastKeys(plan: ClassPlan): string[] {
  * order in which new properties appear, which only cannot matter when the constructor already
  * defines every named key (class fields, as TypeScript emits them for ES2022 and later).
  */
-function generateBuild(plan: ClassPlan): BuildFn | undefined {
+export function generateBuild(plan: ClassPlan, resolve: Resolve): BuildFn | undefined {
   const keys = fastKeys(plan);
   let probe: object;
   try {
@@ -87,7 +58,7 @@ function generateBuild(plan: ClassPlan): BuildFn | undefined {
   const scope = new Scope();
   const C = scope.ref(plan.cls, 'C');
   const lines = [
-    `if (depth > maxDepth) throw ${scope.ref(TOO_DEEP, 'TOO_DEEP')};`,
+    `if (depth > cx.maxDepth) throw ${scope.ref(TOO_DEEP, 'TOO_DEEP')};`,
     `${scope.ref(assertPlain, 'assertPlain')}(s);`,
     `const out = new ${C}();`,
     'let n = 0, v;',
@@ -97,14 +68,15 @@ function generateBuild(plan: ClassPlan): BuildFn | undefined {
     const spec = plan.types.get(key);
     let value: string;
     if (spec === undefined) {
-      value = `typeof v === 'object' && v !== null ? ${plainRef}(v, depth + 1, maxDepth) : v`;
+      value = `typeof v === 'object' && v !== null ? ${plainRef}(v, depth + 1, cx) : v`;
     } else if (spec.kind === 'class') {
       const target = scope.ref(spec.plan, 'P');
-      const arrays = scope.ref(buildArray, 'buildArray');
       // `.build` is read per call: the target may be this very class, compiled a moment later.
-      value = `typeof v !== 'object' || v === null ? v : Array.isArray(v) ? ${arrays}(${target}, v, depth + 1, maxDepth) : ${target}.build(v, depth + 1, maxDepth)`;
+      const compiled = scope.ref(resolve(spec.plan), 'T');
+      const arrays = scope.ref(buildArray, 'buildArray');
+      value = `typeof v !== 'object' || v === null ? v : Array.isArray(v) ? ${arrays}(${target}, v, depth + 1, cx) : ${compiled}.build(v, depth + 1, cx)`;
     } else {
-      const arrays = `${scope.ref(convertArray, 'convertArray')}(${literal(spec.kind)}, v, depth + 1, maxDepth)`;
+      const arrays = `${scope.ref(convertArray, 'convertArray')}(${literal(spec.kind)}, v, depth + 1, cx)`;
       const one = {
         string: 'String(v)',
         number: 'Number(v)',
@@ -121,18 +93,16 @@ function generateBuild(plan: ClassPlan): BuildFn | undefined {
   }
   // Any other key (or a named key whose value was undefined) goes through the general rule.
   lines.push(
-    'for (const k in s) n--;',
-    `if (n !== 0) ${scope.ref(copyOthers, 'copyOthers')}(${scope.ref(plan, 'plan')}, ${scope.ref(new Set(keys), 'fast')}, s, out, depth, maxDepth);`,
+    'let keys = 0;',
+    'for (const k in s) keys++;',
+    `if (keys > cx.maxKeys) throw ${scope.ref(TOO_MANY_KEYS, 'TOO_MANY_KEYS')};`,
+    `if (n !== keys) ${scope.ref(copyOthers, 'copyOthers')}(${scope.ref(plan, 'plan')}, ${scope.ref(new Set(keys), 'fast')}, s, out, depth, cx);`,
     'return out;',
   );
-  for (const key of keys) {
-    const spec = plan.types.get(key);
-    if (spec?.kind === 'class') ensureCompiled(spec.plan);
-  }
-  return scope.compile<BuildFn>(`return function build(s, depth, maxDepth) {\n${lines.join('\n')}\n};`);
+  return scope.compile<BuildFn>(`return function build(s, depth, cx) {\n${lines.join('\n')}\n};`);
 }
 
-function generateCheck(plan: ClassPlan): CheckFn {
+export function generateCheck(plan: ClassPlan, resolve: Resolve): CheckFn {
   const scope = new Scope();
   const hasOwn = scope.ref(Object.prototype.hasOwnProperty, 'hasOwn');
   const strip = scope.ref(stripKey, 'stripKey');
@@ -150,26 +120,32 @@ function generateCheck(plan: ClassPlan): CheckFn {
   lines.push(`if (run.whitelist) for (const k in o) { ${isKnown(`if (${hasOwn}.call(o, k)) ${strip}(o, k, base, key, index, run);`)} }`);
   // Nested values need this object's prefix as their base; objects without any skip the join.
   if (plan.properties.some((property) => property.nested)) lines.push(`const here = ${prefix};`);
-  lines.push('let v;');
+  // An array whose size rule failed is not walked (`cut`): its elements could add 500,000 issues.
+  const cuts = (property: PropertyPlan) => property.nested !== undefined && property.checks.some((check) => check.bounds);
+  lines.push(plan.properties.some(cuts) ? 'let v, cut;' : 'let v;');
 
   for (const property of plan.properties) {
     const path = `${prefix} + ${literal(property.key)}`;
-    const body: string[] = [];
+    const cut = cuts(property);
+    const body: string[] = cut ? ['cut = false;'] : [];
     if (property.mergeByType) {
-      body.push(`${scope.ref(checkMerging, 'checkMerging')}(${scope.ref(property, 'property')}, o, v, ${path}, run);`);
+      const merge = `${scope.ref(checkMerging, 'checkMerging')}(${scope.ref(property, 'property')}, o, v, ${path}, run)`;
+      body.push(cut ? `cut = ${merge};` : `${merge};`);
     } else {
       for (const check of property.checks) {
         const test = scope.ref(check.test, 'test');
         const passes = check.each ? `${scope.ref(passesEach, 'passesEach')}(${test}, v)` : `${test}(v)`;
         const guard = check.validateIf ? `${scope.ref(check.validateIf, 'validateIf')}(o, v) && ` : '';
         const message = scope.ref(check.message, 'message');
-        body.push(`if (${guard}!${passes}) run.issues.push({ path: ${path}, message: ${message}(o, v) });`);
+        // Past `maxIssues` an issue is only counted: no path or message is built for it.
+        const report = `if (run.issues.length < run.maxIssues) run.issues.push({ path: ${path}, message: ${message}(o, v) }); else run.omitted++;`;
+        body.push(`if (${guard}!${passes}) { ${cut && check.bounds ? 'cut = true; ' : ''}${report} }`);
       }
     }
     if (property.nested) {
-      if (property.nested.expected) ensureCompiled(property.nested.expected);
+      if (property.nested.expected) resolve(property.nested.expected);
       const nested = scope.ref(validateNested, 'validateNested');
-      body.push(`if (v !== undefined) ${nested}(${scope.ref(property.nested, 'rule')}, v, here, ${literal(property.key)}, depth + 1, run);`);
+      body.push(`if (v !== undefined${cut ? ' && !cut' : ''}) ${nested}(${scope.ref(property.nested, 'rule')}, v, here, ${literal(property.key)}, depth + 1, run);`);
     }
     lines.push(`v = o[${literal(property.key)}];`);
     if (property.conditions.length === 0) {

@@ -15,8 +15,8 @@ import {
   type ValidationMeta,
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
-import { NATIVE_RULES } from './rules';
-import { agreesWithClassValidator } from './verify';
+import { constraintNamed } from './constraints';
+import { answerFalseOnThrow, definedBy, isBuiltIn } from './builtins';
 
 const plans = new WeakMap<Function, ClassPlan>();
 
@@ -30,6 +30,7 @@ export function planFor(cls: Function): ClassPlan {
       known: new Set(),
       types: new Map(),
       readOnly: new Set(),
+      keysIndependent: false,
       unsupported: [],
       refs: [],
     };
@@ -38,6 +39,15 @@ export function planFor(cls: Function): ClassPlan {
     analyse(plan);
   }
   return plan;
+}
+
+/**
+ * Where untyped objects go: class-transformer copies them into a fresh `{}`. Analysed when the
+ * first model is compiled, not when Tern loads: analysing reads class-validator's metadata,
+ * which an app without models never loads.
+ */
+export function plainObjectPlan(): ClassPlan {
+  return planFor(Object);
 }
 
 /** `plan` and every class its `@Type`s reach, plus the plain-object plan untyped values use. */
@@ -72,6 +82,7 @@ function analyse(plan: ClassPlan): void {
   }
   const facts = transformerFacts(cls);
   for (const reason of facts.unsupported) unsupported.push(`${name}: ${reason}`);
+  plan.keysIndependent = facts.unsupported.length === 0 && [...facts.types.values()].every((meta) => (meta.typeFunction?.length ?? 0) === 0);
   for (const [key, meta] of facts.types) {
     const spec = typeSpec(meta, `${name}.${key}`, unsupported);
     if (spec === undefined) continue;
@@ -179,12 +190,13 @@ function propertyPlan(
   return { key, conditions, checks, nested, mergeByType: types.size !== checks.length };
 }
 
-/** `@IsOptional` is pure, so it is replaced by an inline test; anything else named so is kept as is. */
+/**
+ * class-validator's own `@IsOptional` is pure, so it is replaced by an inline test; any other
+ * condition (a look-alike named so included) is kept and called as is.
+ */
 function isOptionalCondition(meta: ValidationMeta): boolean {
   const condition = meta.constraints?.[0];
-  if (meta.name !== 'isOptional' || typeof condition !== 'function') return false;
-  const probe = (value: unknown) => !!condition({ [meta.propertyName]: value }, value);
-  return !probe(null) && !probe(undefined) && probe(0) && probe('') && probe(false) && probe({});
+  return meta.name === 'isOptional' && typeof condition === 'function' && definedBy(condition, 'IsOptional');
 }
 
 function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]): Check | undefined {
@@ -195,13 +207,21 @@ function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]
     unsupported.push(`${where}: custom constraint ${name ?? meta.name ?? meta.constraintCls?.name}`);
     return undefined;
   }
-  const test = Object.prototype.hasOwnProperty.call(NATIVE_RULES, name) ? NATIVE_RULES[name](meta.constraints ?? []) : undefined;
-  if (test === undefined) {
+  const entry = constraintNamed(name);
+  if (entry?.decorator === undefined || entry.check === undefined) {
     unsupported.push(`${where}: @${name} is not compiled natively`);
     return undefined;
   }
-  if (!agreesWithClassValidator(test, meta, constraint)) {
-    unsupported.push(`${where}: @${name} does not behave like class-validator's`);
+  // By the identity of its code, never by its name: a look-alike runs through class-validator.
+  if (!isBuiltIn(constraint, entry.decorator)) {
+    unsupported.push(`${where}: ${name} is not class-validator's @${entry.decorator}`);
+    return undefined;
+  }
+  // The fallback runs class-validator's check itself; where it can throw, a throw must mean "invalid".
+  if (entry.mayThrow) answerFalseOnThrow(constraint);
+  const test = entry.check(meta.constraints ?? []);
+  if (test === undefined) {
+    unsupported.push(`${where}: @${name} with these arguments is not compiled natively`);
     return undefined;
   }
   return {
@@ -210,5 +230,6 @@ function compileCheck(meta: ValidationMeta, where: string, unsupported: string[]
     each: !!meta.each,
     validateIf: meta.validateIf,
     message: (object, value) => failureMessage(meta, constraint, object, value),
+    bounds: entry.bounds === true && !meta.each,
   };
 }

@@ -1,33 +1,43 @@
 /**
- * Native versions of class-validator's common constraints, keyed by the constraint name
- * class-validator registers them under. Each factory reads the decorator's `constraints` once, at
- * compile time, and returns a plain predicate; `undefined` means "these constraint values are
- * unusual, leave the model to class-validator".
+ * The predicates behind the native checks of `constraints.ts`. Each factory reads the decorator's
+ * `constraints` once, at compile time, and returns a plain predicate; `undefined` means "these
+ * constraint values are unusual, leave the model to class-validator".
  *
  * Every predicate restates the check class-validator 0.15 performs, expression for expression;
  * formats (email, URL, UUID, ISO 8601) call class-validator's own exported checks, which wrap the
  * `validator` package, so their semantics cannot drift (e-mail addresses first meet a fast accept
- * proven to imply validator's answer: `email.ts`). `verify.ts` re-checks each compiled
- * predicate against the real constraint at compile time.
+ * proven to imply validator's answer: `email.ts`). Only constraints registered by
+ * class-validator's own decorators get them (`builtins.ts`); `test/validation-equivalence.test.ts`
+ * compares both paths on random inputs.
  */
-import type { isDateString, isISO8601, isURL, isUUID } from 'class-validator';
-import { classValidator } from './libraries';
-import { emailTest } from './email';
-
 export type Test = (value: unknown) => boolean;
-type Factory = (constraints: readonly unknown[]) => Test | undefined;
 
-const isStringValue: Test = (v) => v instanceof String || typeof v === 'string';
-const isBooleanValue: Test = (v) => v instanceof Boolean || typeof v === 'boolean';
-const isIntValue: Test = (v) => typeof v === 'number' && Number.isInteger(v);
-const isDefinedValue: Test = (v) => v !== undefined && v !== null;
-const isEmptyValue: Test = (v) => v === '' || v === null || v === undefined;
-const isNotEmptyValue: Test = (v) => v !== '' && v !== null && v !== undefined;
-const isObjectValue: Test = (v) =>
+/**
+ * `test`, answering `false` where it throws. validator's checks throw on some strings (`isEmail`
+ * runs `encodeURI`, which throws `URIError` on a lone surrogate such as `"\ud800"`): a value a
+ * check cannot even examine is an invalid value of that field, a 422, never a 500.
+ */
+export function neverThrows(test: Test): Test {
+  return (v) => {
+    try {
+      return test(v);
+    } catch {
+      return false;
+    }
+  };
+}
+
+export const isStringValue: Test = (v) => v instanceof String || typeof v === 'string';
+export const isBooleanValue: Test = (v) => v instanceof Boolean || typeof v === 'boolean';
+export const isIntValue: Test = (v) => typeof v === 'number' && Number.isInteger(v);
+export const isDefinedValue: Test = (v) => v !== undefined && v !== null;
+export const isEmptyValue: Test = (v) => v === '' || v === null || v === undefined;
+export const isNotEmptyValue: Test = (v) => v !== '' && v !== null && v !== undefined;
+export const isObjectValue: Test = (v) =>
   v != null && (typeof v === 'object' || typeof v === 'function') && !Array.isArray(v);
-const isDateValue: Test = (v) => v instanceof Date && !isNaN(v.getTime());
+export const isDateValue: Test = (v) => v instanceof Date && !isNaN(v.getTime());
 
-interface NumberOptions {
+export interface NumberOptions {
   allowNaN?: boolean;
   allowInfinity?: boolean;
   maxDecimalPlaces?: number;
@@ -47,7 +57,7 @@ export function decimalPlaces(value: number): number {
   return exponent >= 0 ? Number(text.slice(exponent + 2)) : 0;
 }
 
-function numberTest(options: NumberOptions): Test {
+export function numberTest(options: NumberOptions): Test {
   const { allowNaN, allowInfinity, maxDecimalPlaces } = options;
   return (v) => {
     if (typeof v !== 'number') return false;
@@ -75,7 +85,7 @@ export function stringLength(s: string): number {
 }
 
 /** validator's `isLength(str, { min, max })` behind class-validator's `typeof === 'string'`. */
-function lengthTest(min: unknown, max: unknown): Test {
+export function lengthTest(min: unknown, max: unknown): Test {
   // Same coercions as validator: a falsy min is 0, an undefined max is "no maximum".
   const low = (min as number) || 0;
   const high = max as number;
@@ -86,7 +96,7 @@ function lengthTest(min: unknown, max: unknown): Test {
   };
 }
 
-function matchesTest(pattern: unknown, modifiers: unknown): Test | undefined {
+export function matchesTest(pattern: unknown, modifiers: unknown): Test | undefined {
   if (Object.prototype.toString.call(pattern) === '[object RegExp]') {
     // The decorator's own RegExp object, used exactly as validator uses it (lastIndex included).
     const re = pattern as RegExp;
@@ -123,7 +133,7 @@ function isPlainStatelessRegExp(re: RegExp): boolean {
   );
 }
 
-function enumTest(entity: unknown): Test | undefined {
+export function enumTest(entity: unknown): Test | undefined {
   if (entity === null || (typeof entity !== 'object' && typeof entity !== 'function')) return undefined;
   // `Array#includes` compares with SameValueZero, as a Set does. The enum is read once: enums
   // are constants, class-validator would re-read it on every call.
@@ -131,56 +141,10 @@ function enumTest(entity: unknown): Test | undefined {
   return (v) => values.has(v);
 }
 
-function inTest(possible: unknown): Test {
+export function inTest(possible: unknown): Test {
   if (!Array.isArray(possible)) return () => false;
   // class-validator compares with ===: like a Set, except that NaN never matches.
   const values = new Set(possible);
   return (v) => v === v && values.has(v);
 }
 
-const number = (c: unknown): c is number => typeof c === 'number';
-
-/** Constraint name (as class-validator registers it) → native predicate factory. */
-export const NATIVE_RULES: Readonly<Record<string, Factory>> = {
-  isDefined: () => isDefinedValue,
-  isEmpty: () => isEmptyValue,
-  isNotEmpty: () => isNotEmptyValue,
-  isString: () => isStringValue,
-  isBoolean: () => isBooleanValue,
-  isInt: () => isIntValue,
-  isNumber: ([options]) =>
-    options === undefined ? numberTest({}) : typeof options === 'object' && options !== null ? numberTest(options) : undefined,
-  isObject: () => isObjectValue,
-  isArray: () => Array.isArray,
-  isDate: () => isDateValue,
-  isEnum: ([entity]) => enumTest(entity),
-  isIn: ([values]) => inTest(values),
-  min: ([bound]) => (v) => typeof v === 'number' && number(bound) && v >= bound,
-  max: ([bound]) => (v) => typeof v === 'number' && number(bound) && v <= bound,
-  isPositive: () => (v) => typeof v === 'number' && v > 0,
-  isNegative: () => (v) => typeof v === 'number' && v < 0,
-  minLength: ([min]) => lengthTest(min, undefined),
-  maxLength: ([max]) => lengthTest(0, max),
-  isLength: ([min, max]) => lengthTest(min, max),
-  matches: ([pattern, modifiers]) => matchesTest(pattern, modifiers),
-  arrayNotEmpty: () => (v) => Array.isArray(v) && v.length > 0,
-  arrayMinSize: ([min]) => (v) => Array.isArray(v) && v.length >= (min as number),
-  arrayMaxSize: ([max]) => (v) => Array.isArray(v) && v.length <= (max as number),
-  isEmail: ([options]) => emailTest(options),
-  isUrl: ([options]) => {
-    const { isURL: test } = classValidator();
-    return (v) => typeof v === 'string' && test(v, options as Parameters<typeof isURL>[1]);
-  },
-  isUuid: ([version]) => {
-    const { isUUID: test } = classValidator();
-    return (v) => test(v, version as Parameters<typeof isUUID>[1]);
-  },
-  isIso8601: ([options]) => {
-    const { isISO8601: test } = classValidator();
-    return (v) => test(v, options as Parameters<typeof isISO8601>[1]);
-  },
-  isDateString: ([options]) => {
-    const { isDateString: test } = classValidator();
-    return (v) => test(v, options as Parameters<typeof isDateString>[1]);
-  },
-};

@@ -4,10 +4,10 @@
  * writing its error tree directly as a flat list: a property's failed constraints in
  * class-validator's order, then its nested issues. `codegen.ts` generates the common case per
  * class; the functions here are the shared pieces (and the whole step without code generation).
+ * Other classes' checks are reached through `run.resolve`, never by importing the engine.
  */
-import { ensureCompiled } from './codegen';
 import { nativeReasons, planFor } from './analyse';
-import { prefixOf, type Check, type CheckFn, type ClassPlan, type NestedRule, type PropertyPlan, type Run } from './plan';
+import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type NestedRule, type PropertyPlan, type Run } from './plan';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
 
 /** The general check: the same steps as the generated one, driven by the plan's data. */
@@ -25,7 +25,8 @@ export function interpretCheck(plan: ClassPlan): CheckFn {
 /** `whitelist` for one undeclared property: report it (`forbidNonWhitelisted`) or delete it. */
 export function stripKey(object: any, name: string, base: string, key: string | undefined, index: number, run: Run): void {
   if (run.forbidNonWhitelisted) {
-    run.issues.push({ path: prefixOf(base, key, index) + name, message: `property ${name} should not exist` });
+    if (listsMore(run)) addIssue(run, prefixOf(base, key, index) + name, `property ${name} should not exist`);
+    else run.omitted++;
   } else {
     delete object[name];
   }
@@ -41,37 +42,47 @@ function validateProperty(property: PropertyPlan, object: any, prefix: string, d
   }
   if (!proceed) return;
   const path = prefix + property.key;
-  if (property.mergeByType) checkMerging(property, object, value, path, run);
+  let outOfBounds = false;
+  if (property.mergeByType) outOfBounds = checkMerging(property, object, value, path, run);
   else {
     for (const check of property.checks) {
       if (check.validateIf !== undefined && !check.validateIf(object, value)) continue;
       if (!(check.each ? passesEach(check.test, value) : check.test(value))) {
-        run.issues.push({ path, message: check.message(object, value) });
+        if (check.bounds) outOfBounds = true;
+        if (listsMore(run)) addIssue(run, path, check.message(object, value));
+        else run.omitted++;
       }
     }
   }
-  if (property.nested !== undefined && value !== undefined) validateNested(property.nested, value, prefix, property.key, depth + 1, run);
+  // An array whose size rule failed is not walked: its elements could add 500,000 issues.
+  if (property.nested !== undefined && value !== undefined && !outOfBounds) {
+    validateNested(property.nested, value, prefix, property.key, depth + 1, run);
+  }
 }
 
 /**
  * The checks of a property with two checks of one type (two `@Matches`, say): class-validator
  * keys failures by type, so a later failure overwrites the earlier message in its place.
+ * Answers whether a size rule failed (see `Check.bounds`).
  */
-export function checkMerging(property: PropertyPlan, object: any, value: unknown, path: string, run: Run): void {
-  const issues = run.issues;
-  const first = issues.length;
+export function checkMerging(property: PropertyPlan, object: any, value: unknown, path: string, run: Run): boolean {
+  const messages: string[] = [];
   const types: string[] = [];
+  let outOfBounds = false;
   for (const check of property.checks) {
     if (check.validateIf !== undefined && !check.validateIf(object, value)) continue;
     if (check.each ? passesEach(check.test, value) : check.test(value)) continue;
-    const issue = { path, message: check.message(object, value) };
+    if (check.bounds) outOfBounds = true;
+    const message = check.message(object, value);
     const earlier = types.indexOf(check.type);
-    if (earlier >= 0) issues[first + earlier] = issue;
+    if (earlier >= 0) messages[earlier] = message;
     else {
       types.push(check.type);
-      issues.push(issue);
+      messages.push(message);
     }
   }
+  for (const message of messages) addIssue(run, path, message);
+  return outOfBounds;
 }
 
 /** `each: true`: arrays, Sets and Maps (their values) element by element; anything else whole. */
@@ -94,11 +105,12 @@ export function validateNested(rule: NestedRule, value: unknown, base: string, k
   const expected = rule.expected;
   // The common cases first: an instance of the property's @Type class, or an array of them.
   if (expected !== undefined && isInstance(value, expected)) {
-    expected.check!(value, base, key, -1, depth, run);
+    run.resolve(expected).check(value, base, key, -1, depth, run);
   } else if (Array.isArray(value)) {
+    const check = expected === undefined ? undefined : run.resolve(expected).check;
     for (let i = 0; i < value.length; i++) {
       const element = value[i];
-      if (expected !== undefined && isInstance(element, expected)) expected.check!(element, base, key, i, depth + 1, run);
+      if (check !== undefined && isInstance(element, expected!)) check(element, base, key, i, depth + 1, run);
       else validateNested(rule, element, `${base}${key}.`, String(i), depth + 1, run);
     }
   } else if (value instanceof Set) {
@@ -108,9 +120,11 @@ export function validateNested(rule: NestedRule, value: unknown, base: string, k
     for (const [name, element] of value) validateNested(rule, element, `${base}${key}.`, String(name), depth + 1, run);
   } else if (value instanceof Object) {
     // class-validator picks the rules by the value's runtime class, not the declared one.
-    ensureCompiled(runtimePlan(value.constructor)).check!(value, base, key, -1, depth, run);
+    run.resolve(runtimePlan(value.constructor)).check(value, base, key, -1, depth, run);
+  } else if (listsMore(run)) {
+    addIssue(run, base + key, rule.message(value));
   } else {
-    run.issues.push({ path: base + key, message: rule.message(value) });
+    run.omitted++;
   }
 }
 

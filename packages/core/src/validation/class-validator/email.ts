@@ -19,8 +19,8 @@
  *   and display names are off.
  * `validation-email.test.ts` checks the implication by property tests against validator.
  */
-import { classValidator } from './libraries';
-import type { Test } from './rules';
+import { classValidator } from '../libraries';
+import type { Test } from './native-checks';
 
 const COMMON_ADDRESS = /^[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 const MAX_LENGTH = 254;
