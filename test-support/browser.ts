@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium; tools must never download their own browser here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -77,4 +77,33 @@ export async function serveInBrowser(app: { listen(options: { port: number }): P
     await app.close();
     throw err;
   }
+}
+
+/**
+ * Collects every Content-Security-Policy violation in the pages of `context` (popups included),
+ * from both places Chromium reports one: the `securitypolicyviolation` event of the page and the
+ * console message it logs. Call it before the first navigation.
+ *
+ * @example
+ * const violations = await recordCspViolations(page.context());
+ * await page.goto(`${origin}/docs`);
+ * expect(violations).toEqual([]);
+ */
+export async function recordCspViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  // A binding and an init script are Playwright's own channel: the page's policy does not apply to them.
+  await context.exposeFunction('ternReportCspViolation', (report: string) => violations.push(report));
+  await context.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', function (e) {
+      window.ternReportCspViolation(e.violatedDirective + ' blocked ' + e.blockedURI + ' in ' + e.documentURI);
+    });`,
+  });
+  const listen = (page: Page): void => {
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(`console ${message.type()}: ${message.text()}`);
+    });
+  };
+  context.pages().forEach(listen);
+  context.on('page', listen);
+  return violations;
 }

@@ -75,7 +75,15 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
     {
       name: 'list',
       summary: 'List notes',
-      description: 'Entries are alternatives: any one credential will do.',
+      description: [
+        'Entries are alternatives: any one credential will do.',
+        '',
+        '| credential | demo value |',
+        '| :-- | :-- |',
+        '| bearer token | `alice-token`, `bob-token` |',
+        '| API key (header, query or cookie) | `demo-key` |',
+        '| OAuth2 | a token with `notes:read` |',
+      ].join('\n'),
       // Any one of: a bearer token, an API key (header, query or cookie), an OAuth2 token with notes:read.
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { apiKeyCookie: [] }, { oauth2: ['notes:read'] }],
       parameters: [{ name: 'tag', in: 'query', required: false, description: 'Only notes with this tag', schema: { type: 'string' } }],

@@ -63,6 +63,7 @@ const table = {
   TERN_INVALID_CORS_OPTIONS: { kind: 'startup', meaning: 'cors() got options it cannot honour (credentials with a wildcard origin, a bad origin).' },
   TERN_INVALID_COMPRESS_OPTIONS: { kind: 'startup', meaning: 'compress() got an invalid threshold, level or filter.' },
   TERN_INVALID_RESPONSE_MODEL: { kind: 'startup', meaning: "A route's declared response cannot be compiled into a filtering serializer." },
+  TERN_INVALID_OPENAPI_OPTIONS: { kind: 'startup', meaning: 'A docs security option (frame ancestors, connect sources, CSP) is malformed.' },
   TERN_UNSAFE_CONVERTER_REGEX: { kind: 'startup', meaning: "A converter's regex can backtrack catastrophically." },
   TERN_MISSING_HANDLER: { kind: 'startup', meaning: 'A Routes without a handler was added to an app.' },
   TERN_INVALID_MIDDLEWARE: { kind: 'startup', meaning: 'A middleware entry is not a function or a factory tuple.' },

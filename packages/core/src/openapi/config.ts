@@ -1,4 +1,5 @@
 import { TernError } from '../errors';
+import { cspPolicy, cspSources } from './docs-options';
 import type { SecurityScheme } from './models';
 
 /** Options for the served OpenAPI document and docs pages (`new TernApp({ openapi })`). */
@@ -14,6 +15,32 @@ export interface OpenAPIOptions {
   docsPath?: string | false;
   /** `servers` of the document. */
   servers?: Array<{ url: string; description?: string }>;
+  /**
+   * Who may show the docs pages in a frame: the sources of CSP's `frame-ancestors` (default
+   * `["'none'"]`, which also sends `X-Frame-Options: DENY`; `["'self'"]` sends `SAMEORIGIN`).
+   *
+   * @example
+   * new TernApp({ openapi: { docsFrameAncestors: ["'self'", 'https://portal.example.com'] } });
+   */
+  docsFrameAncestors?: string[];
+  /**
+   * More origins the docs page may call, added to its `connect-src` (and `media-src`): servers
+   * of "Try it out" that the document does not name with an absolute URL. The app's own origin,
+   * absolute `servers` URLs and OAuth2 token URLs are allowed already.
+   *
+   * @example
+   * new TernApp({ openapi: { docsConnectSrc: ['https://*.api.example.com'] } });
+   */
+  docsConnectSrc?: string[];
+  /**
+   * The whole `Content-Security-Policy` of the docs pages (the Swagger UI page and the OAuth2
+   * redirect page) instead of Tern's, or `false` to send none (when a proxy sets it).
+   * `X-Frame-Options` still follows `docsFrameAncestors`.
+   *
+   * @example
+   * new TernApp({ openapi: { docsContentSecurityPolicy: "default-src 'self'; img-src 'self' data: https:" } });
+   */
+  docsContentSecurityPolicy?: string | false;
 }
 
 /**
@@ -29,6 +56,9 @@ export class OpenAPIConfig {
   readonly openapiPath: string | false;
   readonly docsPath: string | false;
   readonly servers?: Array<{ url: string; description?: string }>;
+  readonly docsFrameAncestors: readonly string[];
+  readonly docsConnectSrc: readonly string[];
+  readonly docsContentSecurityPolicy?: string | false;
   readonly securitySchemes = new Map<string, SecurityScheme>();
 
   constructor(options: OpenAPIOptions = {}) {
@@ -38,6 +68,9 @@ export class OpenAPIConfig {
     this.openapiPath = options.openapiPath ?? '/openapi.json';
     this.docsPath = options.docsPath ?? '/docs';
     this.servers = options.servers;
+    this.docsFrameAncestors = cspSources('docsFrameAncestors', options.docsFrameAncestors ?? ["'none'"]);
+    this.docsConnectSrc = cspSources('docsConnectSrc', options.docsConnectSrc ?? [], { allowEmpty: true });
+    this.docsContentSecurityPolicy = cspPolicy(options.docsContentSecurityPolicy);
   }
 
   /** Registers a scheme under the name routes use in their `security` requirements. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DOCS_CONFIG_ELEMENT_ID, DOCS_INIT_DIGEST, DOCS_INIT_FILE, DOCS_INIT_SCRIPT } from './docs-init-script';
 
 /**
  * Swagger UI, served by the app itself from the `swagger-ui-dist` package: no CDN, so the docs
@@ -45,6 +46,13 @@ export function swaggerUiVersion(): string {
   return (version ??= String((require('swagger-ui-dist/package.json') as { version: string }).version));
 }
 
+/** Tern's own start-up script, served beside swagger-ui-dist's files. */
+const initAsset: Promise<Asset> = Promise.resolve({
+  body: DOCS_INIT_SCRIPT,
+  contentType: 'text/javascript; charset=utf-8',
+  etag: `"${DOCS_INIT_DIGEST}"`,
+});
+
 /** Assets read on first request, once per process (every app shares them), then kept in memory. */
 const cache = new Map<string, Promise<Asset>>();
 
@@ -53,6 +61,7 @@ const cache = new Map<string, Promise<Asset>>();
  * also answers any `..` or encoded-slash trick: only exact known names are looked up).
  */
 export function swaggerUiAsset(name: string): Promise<Asset> | undefined {
+  if (name === DOCS_INIT_FILE) return initAsset;
   if (!Object.hasOwn(ASSET_TYPES, name)) return undefined;
   let asset = cache.get(name);
   if (!asset) {
@@ -82,7 +91,8 @@ export interface SwaggerUiPageOptions {
 /**
  * The Swagger UI page: the app's document, deep links, no validator badge (it would call
  * validator.swagger.io), no top bar (its URL box would let the page load other documents),
- * and PKCE for the authorization code flow.
+ * and PKCE for the authorization code flow. It has no inline script (see docs-init-script.ts):
+ * the settings travel as a JSON data block, which browsers do not execute.
  */
 export function swaggerUiHtml(options: SwaggerUiPageOptions): string {
   const v = encodeURIComponent(swaggerUiVersion());
@@ -106,21 +116,10 @@ export function swaggerUiHtml(options: SwaggerUiPageOptions): string {
 </head>
 <body>
 <div id="swagger-ui"></div>
+<script type="application/json" id="${DOCS_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>
 <script src="${assets}/swagger-ui-bundle.js?v=${v}"></script>
 <script src="${assets}/swagger-ui-standalone-preset.js?v=${v}"></script>
-<script>
-(function () {
-  var config = ${scriptJson(config)};
-  var hideTopbar = function () { return { components: { Topbar: function () { return null; } } }; };
-  config.oauth2RedirectUrl = window.location.origin + config.oauth2RedirectPath;
-  delete config.oauth2RedirectPath;
-  config.presets = [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset];
-  config.plugins = [SwaggerUIBundle.plugins.DownloadUrl, hideTopbar];
-  config.layout = 'StandaloneLayout';
-  window.ui = SwaggerUIBundle(config);
-  window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });
-})();
-</script>
+<script src="${assets}/${DOCS_INIT_FILE}?v=${DOCS_INIT_DIGEST}"></script>
 </body>
 </html>
 `;

@@ -1,8 +1,10 @@
 import { requestError } from '../errors/request-error';
+import type { TernResponse } from '../http/response';
 import type { Declaration } from '../routing/declarer';
 import { Routes } from '../routing/routes';
 import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
+import { docsHeaders, type DocsHeaders, type HeaderSet } from './docs-headers';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
 import { buildOpenAPIDocument } from './document';
 
@@ -19,36 +21,52 @@ export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAP
   if (config.openapiPath === false) return [];
   const openapiPath = config.openapiPath;
   const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config)));
+  const headers = docsHeaders(config);
   const out: Declaration[] = [
-    new Routes({ path: openapiPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.send(document, JSON_TYPE) }),
+    new Routes({
+      path: openapiPath,
+      methods: ['GET'],
+      excludeFromSchema: true,
+      handler: async (req, res) => withHeaders(res, headers.file).send(document, JSON_TYPE),
+    }),
   ];
-  if (config.docsPath !== false) out.push(...swaggerUiRoutes(config.docsPath, openapiPath, config.title));
+  if (config.docsPath !== false) out.push(...swaggerUiRoutes(config.docsPath, openapiPath, config.title, headers));
   return out;
 }
 
-function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string): Declaration[] {
+function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string, headers: DocsHeaders): Declaration[] {
   const base = docsPath.replace(/\/+$/, '');
   const assetsUrl = `${base}/assets`;
   const oauth2RedirectPath = `${base}/oauth2-redirect.html`;
   const page = swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
   const redirectPage = oauth2RedirectHtml(assetsUrl);
   return [
-    new Routes({ path: docsPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.html(page) }),
-    new Routes({ path: oauth2RedirectPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => res.html(redirectPage) }),
+    new Routes({ path: docsPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => withHeaders(res, headers.page).html(page) }),
+    new Routes({
+      path: oauth2RedirectPath,
+      methods: ['GET'],
+      excludeFromSchema: true,
+      handler: async (req, res) => withHeaders(res, headers.redirectPage).html(redirectPage),
+    }),
     new Routes({
       path: `${assetsUrl}/{file:path}`,
       methods: ['GET'],
       excludeFromSchema: true,
       handler: async (req, res, { file }) => {
         const pending = swaggerUiAsset(file);
-        if (!pending) throw requestError('TERN_NOT_FOUND', `No docs asset at ${req.path}.`);
+        if (!pending) throw requestError('TERN_NOT_FOUND', `No docs asset at ${req.path}.`, { headers: { ...headers.file } });
         const asset = await pending;
-        res.setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
+        withHeaders(res, headers.file).setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
         if (matchesEtag(req.headers.get('if-none-match'), asset.etag)) return res.status(304);
         return res.send(asset.body, asset.contentType);
       },
     }),
   ];
+}
+
+function withHeaders(res: TernResponse, headers: HeaderSet): TernResponse {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  return res;
 }
 
 /** `If-None-Match` may list several tags, weak ones included (`W/"…"`), or be `*`. */
