@@ -17,7 +17,8 @@ import { RouteTable } from './routing/table';
 import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
-import { compileModel } from './validation';
+import { defaultModelCompiler } from './validation/class-validator/compiler';
+import type { ModelCompiler } from './validation/model-compiler';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -35,6 +36,11 @@ export interface TernAppOptions {
   logger?: ErrorLogger;
   /** Timeouts for the server `listen()` starts. */
   server?: ServerTimeouts;
+  /**
+   * Turns request models into validators and describes them for the document. Default:
+   * `defaultModelCompiler` (class-validator and class-transformer, compiled to native checks).
+   */
+  modelCompiler?: ModelCompiler;
 }
 
 /**
@@ -49,6 +55,8 @@ export interface TernAppOptions {
 export class TernApp extends RouteDeclarer {
   readonly config: MakeConfig;
   readonly openapiConfig: OpenAPIConfig;
+  /** Compiles request models at `ready()` and describes them in the document. */
+  readonly modelCompiler: ModelCompiler;
   /** The server `listen()` started, if any. */
   server?: Server;
 
@@ -66,6 +74,7 @@ export class TernApp extends RouteDeclarer {
     super();
     this.config = options.config ?? new MakeConfig();
     this.openapiConfig = new OpenAPIConfig(options.openapi);
+    this.modelCompiler = options.modelCompiler ?? defaultModelCompiler;
     this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
     this.serverTimeouts = options.server ?? {};
   }
@@ -134,7 +143,7 @@ export class TernApp extends RouteDeclarer {
     const list = Array.isArray(controllers) ? [...controllers] : controllers;
     let scanned: ReturnType<typeof scanControllers> | undefined;
     // Scanned once: getAllRoutes() before ready() must not build the controllers twice.
-    return this.addRouteProvider({ provide: () => (scanned ??= scanControllers(list)) });
+    return this.addRouteProvider({ provide: (app) => (scanned ??= scanControllers(list, app.modelCompiler)) });
   }
 
   /**
@@ -167,10 +176,10 @@ export class TernApp extends RouteDeclarer {
     const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
       bodyLimit: this.config.bodyLimit,
       report: (err, req) => this.exceptions.report(err, req.raw),
-      compileModel: (model) => compileModel(model as new () => object),
     });
     const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
     for (const hook of this.readyHooks) hook(infos);
+    if (this.config.debug) this.exceptions.note(fallbackReport(infos));
     // Published only now: an app whose startup failed must not serve requests.
     this.compiled = { table, pipeline: new RequestPipeline(table, this.appMiddleware, this.exceptions, this.config) };
   }
@@ -179,13 +188,13 @@ export class TernApp extends RouteDeclarer {
   protected internalDeclarations(routes: readonly RouteInfo[]): Declaration[] {
     // Security requirements are checked even when no document is served: a typo fails startup.
     validateSecurityRequirements(routes, this.openapiConfig);
-    return openapiDeclarations(routes, this.openapiConfig);
+    return openapiDeclarations(routes, this.openapiConfig, { modelCompiler: this.modelCompiler });
   }
 
   private compileRoutes(): CompiledRoute[] {
     const declarations = [...this.declarations];
     for (const provider of this.providers) declarations.push(...provider.provide(this));
-    return compileDeclarations(declarations);
+    return compileDeclarations(declarations, { modelCompiler: this.modelCompiler });
   }
 
   /**
@@ -285,4 +294,13 @@ export class TernApp extends RouteDeclarer {
     await this.ready();
     return injectRequest(this.handler, options);
   }
+}
+
+/** Debug mode: which request models run through class-validator per request, and why. */
+function fallbackReport(routes: readonly RouteInfo[]): string | undefined {
+  const lines = routes
+    .filter((route) => route.requestModel && !route.requestModel.native)
+    .map((route) => `  ${route.source}: ${route.requestModel?.name} (${route.requestModel?.fallbackReasons.join('; ')})`);
+  if (lines.length === 0) return undefined;
+  return `[tern] ${lines.length} request model(s) are validated by class-validator per request instead of compiled checks:\n${lines.join('\n')}`;
 }

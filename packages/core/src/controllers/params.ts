@@ -8,9 +8,8 @@ import type { RequestErrorCode, StartupOrServingCode } from '../errors/codes';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { SchemaRegistry } from '../openapi/schema';
-import { compileModel, type ValidationResult } from '../validation';
-import { defaultModelCompiler } from '../validation/class-validator/compiler';
-import type { ModelClass } from '../validation/model-compiler';
+import type { ValidationResult } from '../validation';
+import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
@@ -47,6 +46,8 @@ export interface ParamContext {
   path: string;
   /** `design:paramtypes` was emitted for the method. */
   typesKnown: boolean;
+  /** The app's model compiler: `@Query()` models are compiled and described with it. */
+  compiler: ModelCompiler;
 }
 
 const FAIL: unique symbol = Symbol('tern.conversion-failed');
@@ -178,7 +179,7 @@ function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext,
         'To read the raw data instead, take @Req() req and use req.json() or req.queryParams.',
     );
   }
-  if (!new SchemaRegistry().isModel(model)) {
+  if (!new SchemaRegistry(ctx.compiler).isModel(model)) {
     throw startupError(
       'TERN_CONTROLLER_UNSUPPORTED_TYPE',
       ctx,
@@ -278,8 +279,8 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
   const model = modelOf(meta, type, ctx, 'the query string') as ModelClass;
-  const validate = compileModel(model, { whitelist: true });
-  const fields = queryFields(model);
+  const validate = ctx.compiler.compile(model, { whitelist: true });
+  const fields = queryFields(model, ctx.compiler);
 
   const finish = (result: ValidationResult<object>, failures: FieldError[] | undefined): unknown => {
     if (result.ok && !failures) return result.value;
@@ -311,7 +312,7 @@ function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: Par
     const result = validate(input);
     return result instanceof Promise ? result.then((r) => finish(r, failures)) : finish(result, failures);
   };
-  return { resolve, async: true, openapi: queryModelParameters(model), canFail: true };
+  return { resolve, async: true, openapi: queryModelParameters(model, ctx.compiler), canFail: true };
 }
 
 interface QueryField {
@@ -321,9 +322,9 @@ interface QueryField {
 }
 
 /** The validated properties of a query model and how each converts, read once. */
-function queryFields(model: ModelClass): Map<string, QueryField> {
+function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const { name: key } of defaultModelCompiler.describe(model).properties) {
+  for (const { name: key } of compiler.describe(model).properties) {
     const type = reflectedPropertyType(model.prototype, key);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
@@ -334,8 +335,8 @@ function queryFields(model: ModelClass): Map<string, QueryField> {
 }
 
 /** One OpenAPI query parameter per property of the model, with the property's JSON Schema. */
-function queryModelParameters(model: Function): ParameterObject[] {
-  const registry = new SchemaRegistry();
+function queryModelParameters(model: Function, compiler: ModelCompiler): ParameterObject[] {
+  const registry = new SchemaRegistry(compiler);
   const ref = registry.ref(model).$ref;
   const schema = registry.components()[ref.slice(ref.lastIndexOf('/') + 1)];
   const required = new Set(schema.required ?? []);

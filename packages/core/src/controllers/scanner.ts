@@ -26,6 +26,8 @@ import {
   type RouteDecl,
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
+import type { ModelCompiler } from '../validation/model-compiler';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()`) or instances. */
 export type ControllerEntry = Function | object;
@@ -34,11 +36,11 @@ export type ControllerEntry = Function | object;
  * Turns controllers into one `Router` each. Throws a `TernError` that says how to fix the first
  * declaration that cannot work.
  */
-export function scanControllers(controllers: readonly ControllerEntry[]): Router[] {
+export function scanControllers(controllers: readonly ControllerEntry[], compiler: ModelCompiler = defaultModelCompiler): Router[] {
   if (!Array.isArray(controllers)) {
     throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers expects a list: registerControllers([UserController, new PostController(db)]).');
   }
-  return controllers.map(scanController);
+  return controllers.map((entry) => scanController(entry, compiler));
 }
 
 interface Target {
@@ -89,7 +91,7 @@ function resolveTarget(entry: ControllerEntry): Target {
   throw new TernError('TERN_CONTROLLER_INVALID', `registerControllers got ${entry === null ? 'null' : typeof entry}; pass @Controller classes or instances of them.`);
 }
 
-function scanController(entry: ControllerEntry): Router {
+function scanController(entry: ControllerEntry, compiler: ModelCompiler): Router {
   const { cls, instance, meta } = resolveTarget(entry);
   const { prefix, options } = meta;
   const level = getClassLevel(cls);
@@ -119,7 +121,7 @@ function scanController(entry: ControllerEntry): Router {
     const params = orderedParams(where, method, fn, types);
     for (const decl of declared.routes) {
       router.addRoute(
-        buildRoute({ where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated }),
+        buildRoute({ where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated, compiler }),
       );
       count++;
     }
@@ -194,6 +196,7 @@ interface RouteInput {
   params: Array<{ meta: ParamMeta; type: Function | undefined }>;
   /** TypeScript emitted `design:paramtypes` for the method. */
   typesKnown: boolean;
+  compiler: ModelCompiler;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string };
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
@@ -216,6 +219,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
+    compiler: input.compiler,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
 

@@ -23,6 +23,8 @@ export interface HTTPExceptionOptions {
   code?: RequestErrorCode;
   /** Validation failures (`{ path, message }`) carried into the problem body. */
   errors?: FieldError[];
+  /** How many further failures were found but not listed (the list is capped). */
+  errorsOmitted?: number;
   /** Why each candidate route did not match; only shown when `debug` is on. */
   debugReasons?: string[];
 }
@@ -44,6 +46,8 @@ export interface HTTPExceptionOptions {
 export class HTTPException extends Error {
   /** Validation failures (`{ path, message }`) carried into the problem body. */
   readonly errors?: FieldError[];
+  /** How many further failures were found but not listed (the list is capped). */
+  readonly errorsOmitted?: number;
   /** Why each candidate route did not match; only shown when `debug` is on. */
   readonly debugReasons?: string[];
   /** A stable code for framework-made answers, e.g. `TERN_NOT_FOUND`. */
@@ -66,6 +70,7 @@ export class HTTPException extends Error {
     }
     this.code = options.code;
     this.errors = options.errors;
+    this.errorsOmitted = options.errorsOmitted;
     this.debugReasons = options.debugReasons;
   }
 }

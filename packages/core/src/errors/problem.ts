@@ -10,6 +10,8 @@ export interface ProblemDetails {
   instance: string;
   code?: string;
   errors?: Array<{ path: string; message: string }>;
+  /** Failures found beyond those `errors` lists (the list is capped, so an answer stays small). */
+  errorsOmitted?: number;
   /** Debug mode only. */
   reasons?: string[];
   /** Debug mode only, 500s. */
@@ -32,6 +34,7 @@ export function toProblem(error: unknown, instance: string, debug: boolean): Pro
     };
     if (error.code) problem.code = error.code;
     if (error.errors) problem.errors = error.errors;
+    if (error.errorsOmitted) problem.errorsOmitted = error.errorsOmitted;
     if (debug && error.debugReasons) problem.reasons = error.debugReasons;
     return problem;
   }

@@ -10,6 +10,8 @@ import { HTTPException, type FieldError } from './http-exception';
 export interface RequestErrorExtra {
   /** Validation failures listed in the problem body. */
   errors?: FieldError[];
+  /** How many further failures were found but not listed. */
+  errorsOmitted?: number;
   /** Headers sent with the answer (`Allow`, `WWW-Authenticate`…). */
   headers?: Record<string, string>;
   /** Why each candidate route did not match; only shown when `debug` is on. */
@@ -28,6 +30,7 @@ export function requestError(code: RequestErrorCode, detail: string, extra: Requ
   return new HTTPException(statusOf(code), detail, extra.headers, {
     code,
     errors: extra.errors,
+    errorsOmitted: extra.errorsOmitted,
     debugReasons: extra.debugReasons,
   });
 }

@@ -18,8 +18,15 @@ import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
 import { OperationIds, type OperationRef } from './operation-id';
 import { SchemaRegistry } from './schema';
+import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
 import { validateSecurityRequirements } from './security';
+
+/** How the document is built beyond the app's OpenAPI settings. */
+export interface DocumentOptions {
+  /** Describes request and response models; the app's own compiler (default: class-validator's). */
+  modelCompiler?: ModelCompiler;
+}
 
 /** The OpenAPI version of the documents Tern writes. */
 export const OPENAPI_VERSION = '3.1.0';
@@ -68,7 +75,7 @@ const VALIDATION_PROBLEM: SchemaObject = {
  * const document = buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig);
  * writeFileSync('openapi.json', JSON.stringify(document, null, 2));
  */
-export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig): OpenAPIObject {
+export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): OpenAPIObject {
   validateSecurityRequirements(routes, config);
   const info: OpenAPIObject['info'] = { title: config.title, version: config.version };
   if (config.description) info.description = config.description;
@@ -81,7 +88,7 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
   const context: BuildContext = {
-    registry: new SchemaRegistry(),
+    registry: new SchemaRegistry(options.modelCompiler),
     ids: new OperationIds(operations),
     problemRefs: [],
     templates: new PathTemplates(),

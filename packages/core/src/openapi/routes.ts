@@ -6,7 +6,7 @@ import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { docsHeaders, type DocsHeaders, type HeaderSet } from './docs-headers';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
-import { buildOpenAPIDocument } from './document';
+import { buildOpenAPIDocument, type DocumentOptions } from './document';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -17,10 +17,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  *
  * With `openapiPath: false` there is no document, so no docs page either.
  */
-export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig): Declaration[] {
+export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): Declaration[] {
   if (config.openapiPath === false) return [];
   const openapiPath = config.openapiPath;
-  const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config)));
+  const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config, options)));
   const headers = docsHeaders(config);
   const out: Declaration[] = [
     new Routes({

@@ -9,8 +9,8 @@ import { sendProblem } from './problem';
 /** Handles an error for a status code or an error class; returns the response to send. */
 export type ExceptionHandler<E = any> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
 
-/** Where unexpected errors are reported; `false` silences them. */
-export type ErrorLogger = Pick<Console, 'error'> | false;
+/** Where unexpected errors (and, in debug mode, startup notes via `warn`) go; `false` silences them. */
+export type ErrorLogger = (Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>) | false;
 
 /**
  * The app's exception handlers and the one way an error becomes a response: a class handler
@@ -48,6 +48,12 @@ export class ExceptionHandlers {
       }
     }
     return sendProblem(req, res, err, this.debug);
+  }
+
+  /** A startup note (debug mode): to the logger's `warn`, or `error` when it has none. */
+  note(message: string | undefined): void {
+    if (!this.logger || message === undefined) return;
+    (this.logger.warn ?? this.logger.error).call(this.logger, message);
   }
 
   /** Reports an unexpected error; a throwing logger must not take the request down with it. */

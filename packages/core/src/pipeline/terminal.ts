@@ -6,15 +6,13 @@ import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
-import type { ModelValidator, ValidationResult } from '../validation';
+import type { ValidationResult } from '../validation';
 import { invoke, type Step } from './chain';
 
 export interface TerminalOptions {
   bodyLimit: number;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
-  /** Compiles a request model into its validator (once per route, at startup). */
-  compileModel: (model: Function) => ModelValidator<object>;
 }
 
 export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
@@ -23,7 +21,7 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
-  const validator = route.requestModel ? options.compileModel(route.requestModel) : undefined;
+  const { validator } = route;
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   return (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
@@ -45,7 +43,7 @@ async function validateBody(req: TernRequest, validator: (input: unknown) => Val
   // Compiled models answer synchronously; only the class-validator fallback returns a promise.
   const result = pending instanceof Promise ? await pending : pending;
   if (!result.ok) {
-    throw requestError('TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors });
+    throw requestError('TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors, errorsOmitted: result.omitted });
   }
   return result.value;
 }

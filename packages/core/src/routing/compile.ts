@@ -13,6 +13,9 @@ import { Router } from './router';
 import { Routes } from './routes';
 import { describeRoute, linkInfo, type RouteInfo } from './route-info';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
+import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
+import type { ModelValidator } from '../validation/types';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -36,6 +39,8 @@ export interface CompiledRoute {
   readonly middleware: readonly Middleware[];
   readonly handler: Handler<any>;
   readonly requestModel?: Function;
+  /** The request model's validator, compiled once here. */
+  readonly validator?: ModelValidator<object>;
   readonly statusCode: number;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
   readonly internal: boolean;
@@ -60,6 +65,8 @@ interface Scope {
 export interface CompileOptions {
   /** Marks the compiled routes as Tern's own. */
   internal?: boolean;
+  /** Compiles request models (default: class-validator's compiler). */
+  modelCompiler?: ModelCompiler;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -152,10 +159,16 @@ function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions)
     middleware,
     handler: route.handler,
     requestModel: o.requestModel,
+    validator: o.requestModel ? compileRequestModel(o.requestModel, source, options) : undefined,
     statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
     source,
   });
+}
+
+function compileRequestModel(model: Function, source: string, options: CompileOptions): ModelValidator<object> {
+  if (typeof model !== 'function') throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: requestModel must be a class.`);
+  return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass);
 }
 
 /** Gives a compiled route its read-only description (linked back for startup-time builders). */

@@ -24,6 +24,18 @@ export interface RouteInfo extends MatchedRoute {
   readonly options: Readonly<RouteOptions>;
   readonly excludeFromSchema: boolean;
   readonly params: readonly RouteParamInfo[];
+  /** The request model and how it is validated, when the route has one. */
+  readonly requestModel?: RouteModelInfo;
+}
+
+/**
+ * A route's request model as compiled: `native` is false when the model runs through
+ * class-transformer + class-validator per request, and `fallbackReasons` says why.
+ */
+export interface RouteModelInfo {
+  readonly name: string;
+  readonly native: boolean;
+  readonly fallbackReasons: readonly string[];
 }
 
 /** The compiled route behind each RouteInfo this process made; read at startup only (OpenAPI). */
@@ -42,6 +54,10 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
     options: route.declaration.options,
     excludeFromSchema: route.excludeFromSchema,
     params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName }))),
+    requestModel:
+      route.requestModel && route.validator
+        ? Object.freeze({ name: route.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
+        : undefined,
   });
 }
 
