@@ -15,6 +15,7 @@ import type { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import type { ExceptionHandlers } from './exceptions';
+import type { responseObserver } from './observe';
 import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
 
@@ -27,6 +28,10 @@ export class RequestPipeline {
   private readonly unmatched: Step;
   /** True while the app closes: responses then say `Connection: close`. */
   closing = false;
+  /** The request class: `TernRequest`, or its `trustProxy` subclass. Chosen once, at ready. */
+  requestClass: typeof TernRequest = TernRequest;
+  /** Set at ready only when `onResponse` hooks exist: apps without them never call anything. */
+  observe?: ReturnType<typeof responseObserver>;
 
   /** `table` holds routes whose `dispatch` already runs the app middleware (see serveRoutes). */
   constructor(
@@ -40,8 +45,10 @@ export class RequestPipeline {
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
     const { path, search } = splitTarget(rawReq.url ?? '/');
-    const req = new TernRequest(rawReq, path, search, this.config);
+    const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
+    req.rawResponse = rawRes;
+    if (this.observe !== undefined) this.observe(req, res);
     const found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
     let pending: Promise<TernResponse>;
     if (found.route) {
