@@ -130,6 +130,33 @@ describe('req.signal', () => {
     }
   });
 
+  it('does not report a handler that gave up through it as a failure', async () => {
+    const logger = { error: jest.fn() };
+    const app = new TernApp({ logger });
+    let state = 'idle';
+    app.get('/long', async (req) => {
+      state = 'waiting';
+      try {
+        await sleep(5_000, undefined, { signal: req.signal });
+        return { done: true };
+      } finally {
+        state = 'settled';
+      }
+    });
+    const port = await listenOnFreePort(app);
+    try {
+      const reader = client(port, 'GET /long HTTP/1.1\r\nHost: t\r\n\r\n');
+      await until(() => state === 'waiting');
+      reader.socket.destroy();
+      await until(() => state === 'settled');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(state).toBe('settled');
+      expect(logger.error).not.toHaveBeenCalled();
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stays unaborted for a request answered in full', async () => {
     const app = new TernApp({ logger: false });
     const signals: AbortSignal[] = [];

@@ -33,3 +33,13 @@ function abortReason(res: ServerResponse): DOMException {
     ? new DOMException('The server closed the connection: its close timeout expired before the response was complete.', 'AbortError')
     : new DOMException('The client closed the connection before the response was complete.', 'AbortError');
 }
+
+/**
+ * True when `err` is `signal`'s own abort (its reason, or an AbortError caused by it, as
+ * `timers/promises` throws): a handler that gave up because its client left did what it was asked.
+ */
+export function isAbortOf(signal: AbortSignal, err: unknown): boolean {
+  if (!signal.aborted) return false;
+  // Structural, not `instanceof Error`: Node's own AbortError may come from another realm.
+  return err === signal.reason || (typeof err === 'object' && err !== null && (err as { cause?: unknown }).cause === signal.reason);
+}

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
 import { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
+import { isAbortOf } from '../http/abort';
 import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
@@ -67,6 +68,9 @@ export class RequestPipeline {
 
   /** Answers a failed chain through the exception handlers, unless the answer already started. */
   private fail(req: TernRequest, res: TernResponse, err: unknown): void {
+    // The client left (or the close timeout cut it) and the handler gave up through req.signal:
+    // nobody is there to answer and nothing went wrong.
+    if (res.raw.destroyed && isAbortOf(req.signal, err)) return;
     if (res.raw.headersSent) {
       // A handler (or a mounted app, or a stream) wrote on the raw response, then failed: no
       // error status can follow the bytes sent, and a body cut off half-way must not look complete.
