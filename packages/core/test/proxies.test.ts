@@ -57,12 +57,20 @@ describe('trustProxy with addresses and ranges', () => {
     expect(await who(app, '10.0.0.2', headers)).toEqual({ ip: '198.51.100.7', protocol: 'http', host: 'api.example.com' });
   });
 
-  it('walks a chain of trusted proxies and reads the outermost one’s entries', async () => {
-    // client -> 192.168.1.1 (edge, appended https) -> 10.0.0.2 (appended http) -> app
-    const headers = { 'x-forwarded-for': '198.51.100.7, 192.168.1.1', 'x-forwarded-proto': 'https, http' };
+  it('walks a chain of trusted proxies for the client address', async () => {
+    // client -> 192.168.1.1 (edge, sets X-Forwarded-Proto) -> 10.0.0.2 (passes it on) -> app
+    const headers = { 'x-forwarded-for': '198.51.100.7, 192.168.1.1', 'x-forwarded-proto': 'https' };
     expect(await who(app, '10.0.0.2', headers)).toEqual({ ip: '198.51.100.7', protocol: 'https', host: 'app.internal:3000' });
-    // An edge that overwrote the header and inner proxies that passed it on: one entry.
-    expect(await who(app, '10.0.0.2', { ...headers, 'x-forwarded-proto': 'https' })).toMatchObject({ protocol: 'https' });
+  });
+
+  it('reads only the last Proto/Host entry: one further left may come from the client', async () => {
+    // The edge appended to what the client sent; the inner proxy passed the header on.
+    const headers = { 'x-forwarded-for': '198.51.100.7, 192.168.1.1', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'evil.example, api.example.com' };
+    expect(await who(app, '10.0.0.2', headers)).toMatchObject({ protocol: 'http', host: 'api.example.com' });
+  });
+
+  it('honours Proto/Host from a trusted peer that sent no X-Forwarded-For', async () => {
+    expect(await who(app, '10.0.0.2', { 'x-forwarded-proto': 'https' })).toEqual({ ip: '10.0.0.2', protocol: 'https', host: 'app.internal:3000' });
   });
 
   it('falls back to the connection when a trusted proxy sends no or malformed headers', async () => {
@@ -82,7 +90,7 @@ describe('trustProxy with a hop count, true or a function', () => {
     const app = appWith(1);
     const headers = { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-proto': 'https, http' };
     expect(await who(app, '203.0.113.9', headers)).toEqual({ ip: '198.51.100.7', protocol: 'http', host: 'app.internal:3000' });
-    expect(await who(appWith(2), '203.0.113.9', headers)).toMatchObject({ ip: '6.6.6.6', protocol: 'https' });
+    expect(await who(appWith(2), '203.0.113.9', headers)).toMatchObject({ ip: '6.6.6.6', protocol: 'http' });
   });
 
   it('trusts every hop with true', async () => {

@@ -56,10 +56,11 @@ export function compileTrustProxy(option: TrustProxy | undefined): TrustFunction
 
 /**
  * The request as the trusted proxies describe it. Walks `X-Forwarded-For` from the app outwards
- * while each hop is trusted (proxy-addr): the first untrusted address is the client. Each
- * trusted proxy appended one entry, so of `X-Forwarded-Proto`/`-Host` only the entries those
- * proxies wrote count, the outermost trusted proxy's first: entries further left came from the
- * client and are ignored.
+ * while each hop is trusted (proxy-addr): the first untrusted address is the client. Of
+ * `X-Forwarded-Proto`/`-Host`, only the last entry counts, and only when the socket's peer is
+ * trusted: that entry was written by a proxy Tern trusts, while one further left may come from
+ * the client (a proxy that appends to what the client sent). As Fastify does; Express reads the
+ * first entry, which a client can choose.
  */
 export class ForwardedView {
   /** The chain from the peer to the client, as far as it is trusted. */
@@ -67,32 +68,36 @@ export class ForwardedView {
 
   constructor(
     private readonly raw: IncomingMessage,
-    trust: TrustFunction,
+    private readonly trust: TrustFunction,
   ) {
     this.chain = loadProxyAddr().all(raw, trust);
+  }
+
+  /** The socket's peer is a trusted proxy (the chain went past it, or it sent no X-Forwarded-For). */
+  private get peerTrusted(): boolean {
+    return this.chain.length > 1 || this.trust(this.chain[0], 0);
   }
 
   get ip(): string | undefined {
     return this.chain[this.chain.length - 1];
   }
 
-  /** The protocol the outermost trusted proxy received, when it says; undefined otherwise. */
+  /** The protocol the trusted peer says the request came with; undefined when it does not say. */
   get protocol(): string | undefined {
     const value = this.entry('x-forwarded-proto')?.toLowerCase();
     return value !== undefined && /^[a-z][a-z0-9+.-]*$/.test(value) ? value : undefined;
   }
 
-  /** The host the outermost trusted proxy received, when it says; undefined otherwise. */
+  /** The host the trusted peer says the request was for; undefined when it does not say. */
   get host(): string | undefined {
     const value = this.entry('x-forwarded-host');
     return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
   }
 
   private entry(name: string): string | undefined {
-    const hops = this.chain.length - 1;
     const header = this.raw.headers[name];
-    if (hops === 0 || header === undefined) return undefined;
-    const entries = (Array.isArray(header) ? header.join(',') : header).split(',');
-    return entries[Math.max(entries.length - hops, 0)].trim() || undefined;
+    if (!this.peerTrusted || header === undefined) return undefined;
+    const value = Array.isArray(header) ? header[header.length - 1] : header;
+    return value.slice(value.lastIndexOf(',') + 1).trim() || undefined;
   }
 }
