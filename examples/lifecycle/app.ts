@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HTTPException, TernApp, type Middleware, type TernAppOptions } from '@tern/core';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 
 /** Something the app holds open for its whole life (a database pool in a real app). */
 export class ReportStore {
@@ -36,12 +36,13 @@ export const requestId: Middleware = async (req, res, next) => {
 };
 
 export interface BuildOptions {
-  log: Logger;
+  /** Where the access log goes (default: a silent logger). */
+  log?: Logger;
   store?: ReportStore;
   trustProxy?: TernAppOptions['trustProxy'];
 }
 
-export function buildApp({ log, store = new ReportStore(), trustProxy = false }: BuildOptions): TernApp {
+export function buildApp({ log = pino({ level: 'silent' }), store = new ReportStore(), trustProxy = false }: BuildOptions = {}): TernApp {
   const app = new TernApp({
     // close() gives in-flight requests 10 s, then cuts what is left (and aborts their signals).
     server: { closeTimeout: 10_000 },
