@@ -52,7 +52,7 @@ export class TernRequest<P = Record<string, any>> {
   private abortSignal?: AbortSignal;
   /**
    * The Node response answering this request (set by the pipeline), for `signal`. Declared, not
-   * initialised: a field would cost every request a store.
+   * initialised: the constructor stays as it was.
    * @internal
    */
   declare rawResponse?: ServerResponse;

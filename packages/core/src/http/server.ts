@@ -8,6 +8,8 @@ export interface ServerHooks {
   bodyLimit: number;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The open connections of each server createHttpServer made (see closeServer). */
 const openSockets = new WeakMap<Server, Set<Socket>>();
 
@@ -122,8 +124,9 @@ export async function closeServer(server: Server, flushTimeoutMs: number, closeT
       server.closeIdleConnections();
     });
     const remaining = closeDeadline - Date.now();
-    // setTimeout would treat Infinity as 1 ms: an unbounded close sets no timer at all.
-    const expired = Number.isFinite(remaining) ? new Promise<'expired'>((resolve) => (timer = setTimeout(resolve, Math.max(0, remaining), 'expired'))) : undefined;
+    // setTimeout treats Infinity (and anything past 2^31 - 1 ms, ~24 days) as 1 ms: an
+    // unbounded close sets no timer at all.
+    const expired = remaining <= MAX_TIMER_MS ? new Promise<'expired'>((resolve) => (timer = setTimeout(resolve, Math.max(0, remaining), 'expired'))) : undefined;
     if ((await (expired ? Promise.race([closed, expired]) : closed)) === 'expired') {
       await Promise.all([closed, ...destroyConnections(server)]);
     }
