@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
 import { scanControllers } from './controllers/scanner';
 import { AppAlreadyReadyError, TernError, TernRangeError, TernTypeError, UrlGenerationError } from './errors';
+import { compileTrustProxy, type TrustFunction, type TrustProxy } from './http/proxy';
 import { closeServer, createHttpServer } from './http/server';
+import { trustingRequestClass } from './http/trusted-request';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { validateSecurityRequirements } from './openapi/security';
 import { ExceptionHandlers, type ErrorLogger, type ExceptionHandler } from './pipeline/exceptions';
+import { responseObserver, type ResponseHook } from './pipeline/observe';
 import { RequestPipeline } from './pipeline/pipeline';
 import { serveRoutes } from './pipeline/serve';
 import { RouteDeclarer, type Declaration } from './routing/declarer';
@@ -34,14 +37,23 @@ export interface TernAppOptions {
   openapi?: OpenAPIOptions;
   /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
   logger?: ErrorLogger;
-  /** Timeouts for the server `listen()` starts. */
+  /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */
   server?: ServerTimeouts;
   /**
    * Turns request models into validators and describes them for the document. Default:
    * `defaultModelCompiler` (class-validator and class-transformer, compiled to native checks).
    */
   modelCompiler?: ModelCompiler;
+  /**
+   * Which proxies in front of the app may say who the client is (`X-Forwarded-For`, `-Proto`,
+   * `-Host`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
+   * docs/proxies.md.
+   */
+  trustProxy?: TrustProxy;
 }
+
+/** A function `app.onClose` runs once the server has stopped; may return a promise. */
+export type CloseHook = () => void | Promise<void>;
 
 /**
  * A Tern application: declare routes, then `listen()` (or `inject()` in tests). Every route is
@@ -69,6 +81,11 @@ export class TernApp extends RouteDeclarer {
   /** The compiled app; set only once startup fully succeeded. */
   private compiled?: { table: RouteTable; pipeline: RequestPipeline };
   private shutdown?: Promise<void>;
+  private readonly closeHooks: CloseHook[] = [];
+  private readonly responseHooks: ResponseHook[] = [];
+  private readonly trustProxy?: TrustFunction;
+  private readonly logger: ErrorLogger;
+  private closeHooksRan = false;
 
   constructor(options: TernAppOptions = {}) {
     super();
@@ -77,6 +94,9 @@ export class TernApp extends RouteDeclarer {
     this.modelCompiler = options.modelCompiler ?? defaultModelCompiler;
     this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
     this.serverTimeouts = options.server ?? {};
+    this.logger = options.logger ?? console;
+    this.trustProxy = compileTrustProxy(options.trustProxy);
+    checkCloseTimeout(this.serverTimeouts.closeTimeout);
   }
 
   protected override beforeDeclare(what: string): void {
@@ -181,7 +201,10 @@ export class TernApp extends RouteDeclarer {
     for (const hook of this.readyHooks) hook(infos);
     if (this.config.debug) this.exceptions.note(fallbackReport(infos));
     // Published only now: an app whose startup failed must not serve requests.
-    this.compiled = { table, pipeline: new RequestPipeline(table, this.appMiddleware, this.exceptions, this.config) };
+    const pipeline = new RequestPipeline(table, this.appMiddleware, this.exceptions, this.config);
+    if (this.trustProxy) pipeline.requestClass = trustingRequestClass(this.trustProxy);
+    if (this.responseHooks.length > 0) pipeline.observe = responseObserver(this.responseHooks, (err) => this.reportHookError('an onResponse hook', err));
+    this.compiled = { table, pipeline };
   }
 
   /** Tern's own routes (OpenAPI document, docs pages), built from the user's routes. */
@@ -264,13 +287,53 @@ export class TernApp extends RouteDeclarer {
   }
 
   /**
-   * Lets responses still being sent go out in full (waiting up to the server's `requestTimeout`
-   * for them), stops accepting connections, closes idle keep-alive sockets, lets in-flight
-   * requests finish (they are answered with `Connection: close`), then resolves. Calls made while
-   * closing share the same shutdown.
+   * Lets responses still being sent go out in full, stops accepting connections, closes idle
+   * keep-alive sockets, lets in-flight requests finish (they are answered with `Connection:
+   * close`) for up to `server.closeTimeout` (default 10 s), then destroys the connections still
+   * open (their `req.signal` aborts), runs the `onClose` hooks and resolves. Calls made while
+   * closing share the same shutdown. An app that never listened only runs its hooks.
+   *
+   * @example
+   * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    return (this.shutdown ??= this.stopServer().finally(() => (this.shutdown = undefined)));
+    return (this.shutdown ??= this.stopServer()
+      .then(() => this.runCloseHooks())
+      .finally(() => (this.shutdown = undefined)));
+  }
+
+  /**
+   * Runs `hook` when the app closes, after the server stopped accepting and in-flight requests
+   * finished (or the close timeout cut them): to release what the app holds (database pools,
+   * queues, timers). Hooks run once, at the first `close()`, last registered first; a throwing
+   * hook is reported to the logger and the others still run; `close()` resolves after them.
+   *
+   * @example
+   * const pool = new Pool();
+   * app.onClose(() => pool.end());
+   */
+  onClose(hook: CloseHook): this {
+    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onClose expects a function.');
+    this.closeHooks.push(hook);
+    return this;
+  }
+
+  /**
+   * Runs `hook` after every response is written (or cut off by a disconnect): errors, 404s and
+   * mounted apps included, with `{ statusCode, durationMs, route, aborted }`. For access logs and
+   * metrics; it cannot change the response. Declared before `ready()`; an app without hooks pays
+   * nothing per request. A throw or rejection is reported and the other hooks still run.
+   *
+   * @example
+   * app.onResponse((req, res, { statusCode, durationMs, route }) => {
+   *   log.info({ method: req.method, route: route?.rawPath ?? req.url.path, statusCode, durationMs });
+   * });
+   */
+  onResponse(hook: ResponseHook): this {
+    this.beforeDeclare('add a response hook');
+    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onResponse expects a (req, res, info) function.');
+    this.responseHooks.push(hook);
+    return this;
   }
 
   private async stopServer(): Promise<void> {
@@ -278,9 +341,31 @@ export class TernApp extends RouteDeclarer {
     if (!server) return;
     const pipeline = this.compiled?.pipeline;
     if (pipeline) pipeline.closing = true;
-    await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000);
+    await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000, this.serverTimeouts.closeTimeout ?? 10_000);
     this.server = undefined;
     if (pipeline) pipeline.closing = false;
+  }
+
+  private async runCloseHooks(): Promise<void> {
+    if (this.closeHooksRan) return;
+    this.closeHooksRan = true;
+    for (const hook of [...this.closeHooks].reverse()) {
+      try {
+        await hook();
+      } catch (err) {
+        this.reportHookError('an onClose hook', err);
+      }
+    }
+  }
+
+  /** Reports a failing hook; a throwing logger must not break close() or the request. */
+  private reportHookError(what: string, err: unknown): void {
+    if (!this.logger) return;
+    try {
+      this.logger.error(`[tern] ${what} failed:`, err);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
   }
 
   /**
@@ -303,4 +388,11 @@ function fallbackReport(routes: readonly RouteInfo[]): string | undefined {
     .map((route) => `  ${route.source}: ${route.requestModel?.name} (${route.requestModel?.fallbackReasons.join('; ')})`);
   if (lines.length === 0) return undefined;
   return `[tern] ${lines.length} request model(s) are validated by class-validator per request instead of compiled checks:\n${lines.join('\n')}`;
+}
+
+function checkCloseTimeout(value: number | undefined): void {
+  if (value === undefined || value === Infinity) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new TernRangeError('TERN_INVALID_LIMIT', `server.closeTimeout must be a non-negative integer of milliseconds (or Infinity), got ${String(value)}.`);
+  }
 }

@@ -38,4 +38,9 @@ export interface ServerTimeouts {
   headersTimeout?: number;
   /** How long an idle keep-alive connection stays open (default 5 s). */
   keepAliveTimeout?: number;
+  /**
+   * How long `app.close()` lets in-flight responses finish (default 10 s); then it destroys the
+   * connections still open (a stream that never ends) and resolves. `Infinity` waits for ever.
+   */
+  closeTimeout?: number;
 }

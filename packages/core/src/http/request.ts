@@ -1,5 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
+import { responseSignal } from './abort';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
 import type { MatchedRoute } from './matched-route';
 
@@ -47,6 +49,13 @@ export class TernRequest<P = Record<string, any>> {
   private cookiesView?: RequestCookies;
   private bodyText?: Promise<string>;
   private jsonValue?: Promise<unknown>;
+  private abortSignal?: AbortSignal;
+  /**
+   * The Node response answering this request (set by the pipeline), for `signal`. Declared, not
+   * initialised: the constructor stays as it was.
+   * @internal
+   */
+  declare rawResponse?: ServerResponse;
 
   constructor(
     readonly raw: IncomingMessage,
@@ -130,6 +139,41 @@ export class TernRequest<P = Record<string, any>> {
       this.jsonValue = this.text().then((text) => parseJson(text, this.limits.jsonDepthLimit));
     }
     return this.jsonValue as Promise<T>;
+  }
+
+  /**
+   * Aborted when the client disconnects before the response is complete, or when `app.close()`
+   * reaches its close timeout. Made on first read: requests that never read it pay nothing.
+   *
+   * @example
+   * app.get('/report', async (req) => ({ rows: await db.query(sql, { signal: req.signal }) }));
+   */
+  get signal(): AbortSignal {
+    return (this.abortSignal ??= responseSignal(this.rawResponse));
+  }
+
+  /**
+   * The client's address: the socket's peer, or with the app's `trustProxy` on, the address the
+   * trusted proxies forwarded (`X-Forwarded-For`). Undefined when the socket is already gone.
+   */
+  get ip(): string | undefined {
+    return this.raw.socket?.remoteAddress;
+  }
+
+  /**
+   * `'https'` when the connection is TLS, else `'http'`; with `trustProxy`, what the trusted
+   * proxies say the client used (`X-Forwarded-Proto`).
+   */
+  get protocol(): string {
+    return (this.raw.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
+  }
+
+  /**
+   * The `Host` header (`example.com:8080`); with `trustProxy`, the host the trusted proxies
+   * received (`X-Forwarded-Host`). Undefined when the request has none.
+   */
+  get host(): string | undefined {
+    return this.raw.headers.host;
   }
 
   /** True when the request carries a body (a length above zero, or chunked). */

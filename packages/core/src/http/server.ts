@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ServerTimeouts } from '../config';
+import { markCutByClose } from './abort';
 
 export interface ServerHooks {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
   bodyLimit: number;
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The open connections of each server createHttpServer made (see closeServer). */
 const openSockets = new WeakMap<Server, Set<Socket>>();
@@ -85,15 +88,18 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
 }
 
 /**
- * Stops accepting connections, closes idle ones and resolves once every connection has ended.
+ * Stops accepting connections, closes idle ones and resolves once every connection has ended,
+ * or once `closeTimeoutMs` has passed: then the connections still open (a stream that never
+ * ends, a client reading forever) are destroyed, so shutdown is bounded whatever handlers do.
  * Node's `closeIdleConnections()` (which `server.close()` calls) takes a connection for idle as
  * soon as its response has ended, even while a large body is still going out to a slow reader,
  * and destroys it mid-body. So responses still being flushed go out first (for up to
- * `flushTimeoutMs`), and the last check and the close run in one synchronous step: no response
- * can start flushing in between.
+ * `flushTimeoutMs`, within the close timeout), and the last check and the close run in one
+ * synchronous step: no response can start flushing in between.
  */
-export async function closeServer(server: Server, flushTimeoutMs: number): Promise<void> {
-  const deadline = Date.now() + flushTimeoutMs;
+export async function closeServer(server: Server, flushTimeoutMs: number, closeTimeoutMs = Infinity): Promise<void> {
+  const closeDeadline = Date.now() + closeTimeoutMs;
+  const deadline = Math.min(Date.now() + flushTimeoutMs, closeDeadline);
   for (let flushing = flushingResponses(server); flushing.length > 0 && Date.now() < deadline; flushing = flushingResponses(server)) {
     let timer: NodeJS.Timeout | undefined;
     const sent = flushing.map((res) => new Promise((resolve) => res.once('finish', resolve).once('close', resolve)));
@@ -111,14 +117,41 @@ export async function closeServer(server: Server, flushTimeoutMs: number): Promi
     if (res && !res.writableFinished) closeWhenSent(res);
   }
   server.on('request', onRequest);
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
+    const closed = new Promise<void>((resolve, reject) => {
       server.close((err) => (err ? reject(err) : resolve()));
       server.closeIdleConnections();
     });
+    const remaining = closeDeadline - Date.now();
+    // setTimeout treats Infinity (and anything past 2^31 - 1 ms, ~24 days) as 1 ms: an
+    // unbounded close sets no timer at all.
+    const expired = remaining <= MAX_TIMER_MS ? new Promise<'expired'>((resolve) => (timer = setTimeout(resolve, Math.max(0, remaining), 'expired'))) : undefined;
+    if ((await (expired ? Promise.race([closed, expired]) : closed)) === 'expired') {
+      await Promise.all([closed, ...destroyConnections(server)]);
+    }
   } finally {
+    clearTimeout(timer);
     server.off('request', onRequest);
   }
+}
+
+/**
+ * The close timeout expired: cuts every connection still open. Resolves as each one has closed,
+ * so by then their responses emitted 'close' and their requests' signals are aborted (the
+ * server's own close callback can come first).
+ */
+function destroyConnections(server: Server): Array<Promise<void>> {
+  const gone: Array<Promise<void>> = [];
+  for (const socket of openSockets.get(server) ?? []) {
+    const res = responseOn(socket);
+    if (res) markCutByClose(res);
+    if (!socket.closed) gone.push(new Promise((resolve) => socket.once('close', () => resolve())));
+    socket.destroy();
+  }
+  // Connections Node tracks that never reached the 'connection' listener (none expected).
+  server.closeAllConnections();
+  return gone;
 }
 
 /** Responses that have ended but whose bytes are not all handed to the OS yet. */

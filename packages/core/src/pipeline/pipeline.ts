@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
 import { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
+import { isAbortOf } from '../http/abort';
 import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
@@ -15,6 +16,7 @@ import type { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import type { ExceptionHandlers } from './exceptions';
+import type { responseObserver } from './observe';
 import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
 
@@ -27,6 +29,10 @@ export class RequestPipeline {
   private readonly unmatched: Step;
   /** True while the app closes: responses then say `Connection: close`. */
   closing = false;
+  /** The request class: `TernRequest`, or its `trustProxy` subclass. Chosen once, at ready. */
+  requestClass: typeof TernRequest = TernRequest;
+  /** Set at ready only when `onResponse` hooks exist: apps without them never call anything. */
+  observe?: ReturnType<typeof responseObserver>;
 
   /** `table` holds routes whose `dispatch` already runs the app middleware (see serveRoutes). */
   constructor(
@@ -40,8 +46,10 @@ export class RequestPipeline {
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
     const { path, search } = splitTarget(rawReq.url ?? '/');
-    const req = new TernRequest(rawReq, path, search, this.config);
+    const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
+    req.rawResponse = rawRes;
+    if (this.observe !== undefined) this.observe(req, res);
     const found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
     let pending: Promise<TernResponse>;
     if (found.route) {
@@ -60,6 +68,9 @@ export class RequestPipeline {
 
   /** Answers a failed chain through the exception handlers, unless the answer already started. */
   private fail(req: TernRequest, res: TernResponse, err: unknown): void {
+    // The client left (or the close timeout cut it) and the handler gave up through req.signal:
+    // nobody is there to answer and nothing went wrong.
+    if (res.raw.destroyed && isAbortOf(req.signal, err)) return;
     if (res.raw.headersSent) {
       // A handler (or a mounted app, or a stream) wrote on the raw response, then failed: no
       // error status can follow the bytes sent, and a body cut off half-way must not look complete.

@@ -18,6 +18,8 @@ export interface InjectOptions {
   payload?: string | Buffer | object;
   query?: Record<string, string | string[]>;
   cookies?: Record<string, string>;
+  /** The peer address the app sees (`req.ip` without `trustProxy`); default `127.0.0.1`. */
+  remoteAddress?: string;
 }
 
 /** What `app.inject()` resolves to: what a client would have received. */
@@ -53,6 +55,7 @@ export async function injectRequest(
     payload: opts.payload as any,
     query: opts.query,
     cookies: opts.cookies,
+    remoteAddress: opts.remoteAddress,
   });
   return {
     statusCode: response.statusCode,

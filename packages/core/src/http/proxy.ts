@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import { TernTypeError } from '../errors';
+
+/**
+ * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`):
+ * - `false` (default): nobody; `req.ip`, `req.protocol`, `req.host` describe the connection;
+ * - `true`: every hop (only when the proxy in front overwrites those headers and the app is
+ *   unreachable without it);
+ * - a number: that many hops in front of the app (1: the proxy connecting to it);
+ * - addresses or CIDR ranges (`'10.0.0.0/8'`, `'loopback'`, `'uniquelocal'`), as a list or a
+ *   comma-separated string: hops whose address is in them;
+ * - a function `(address, hop) => boolean`, hop 0 being the connection's peer.
+ *
+ * @example
+ * new TernApp({ trustProxy: ['10.0.0.0/8', 'loopback'] });
+ */
+export type TrustProxy = boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean);
+
+/** A compiled `TrustProxy`: is the hop at `address`, `hop` steps from the app, trusted? */
+export type TrustFunction = (address: string | undefined, hop: number) => boolean;
+
+interface ProxyAddr {
+  all(req: IncomingMessage, trust: TrustFunction): Array<string | undefined>;
+  compile(addresses: string[]): TrustFunction;
+}
+
+let proxyAddr: ProxyAddr | undefined;
+
+/** proxy-addr is loaded by the first app that trusts proxies; others never pay for it. */
+function loadProxyAddr(): ProxyAddr {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (proxyAddr ??= require('proxy-addr') as ProxyAddr);
+}
+
+/** Compiles the option once, at construction; undefined when no proxy is trusted. */
+export function compileTrustProxy(option: TrustProxy | undefined): TrustFunction | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return () => true;
+  if (typeof option === 'function') return (address, hop) => address !== undefined && option(address, hop) === true;
+  if (typeof option === 'number') {
+    if (!Number.isInteger(option) || option < 0) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `trustProxy: a hop count must be a non-negative integer, got ${option}.`);
+    }
+    return option === 0 ? undefined : (_address, hop) => hop < option;
+  }
+  const list = typeof option === 'string' ? option.split(',').map((item) => item.trim()) : option;
+  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'trustProxy expects a boolean, a hop count, addresses/CIDR ranges or a function.');
+  }
+  try {
+    return loadProxyAddr().compile([...list]);
+  } catch (err) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `trustProxy: ${(err as Error).message}.`);
+  }
+}
+
+/**
+ * The request as the trusted proxies describe it. Walks `X-Forwarded-For` from the app outwards
+ * while each hop is trusted (proxy-addr): the first untrusted address is the client. Of
+ * `X-Forwarded-Proto`/`-Host`, only the last entry counts, and only when the socket's peer is
+ * trusted: that entry was written by a proxy Tern trusts, while one further left may come from
+ * the client (a proxy that appends to what the client sent). As Fastify does; Express reads the
+ * first entry, which a client can choose.
+ */
+export class ForwardedView {
+  /** The chain from the peer to the client, as far as it is trusted. */
+  private readonly chain: Array<string | undefined>;
+
+  constructor(
+    private readonly raw: IncomingMessage,
+    private readonly trust: TrustFunction,
+  ) {
+    this.chain = loadProxyAddr().all(raw, trust);
+  }
+
+  /** The socket's peer is a trusted proxy (the chain went past it, or it sent no X-Forwarded-For). */
+  private get peerTrusted(): boolean {
+    return this.chain.length > 1 || this.trust(this.chain[0], 0);
+  }
+
+  get ip(): string | undefined {
+    return this.chain[this.chain.length - 1];
+  }
+
+  /** The protocol the trusted peer says the request came with; undefined when it does not say. */
+  get protocol(): string | undefined {
+    const value = this.entry('x-forwarded-proto')?.toLowerCase();
+    return value !== undefined && /^[a-z][a-z0-9+.-]*$/.test(value) ? value : undefined;
+  }
+
+  /** The host the trusted peer says the request was for; undefined when it does not say. */
+  get host(): string | undefined {
+    const value = this.entry('x-forwarded-host');
+    return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
+  }
+
+  private entry(name: string): string | undefined {
+    const header = this.raw.headers[name];
+    if (!this.peerTrusted || header === undefined) return undefined;
+    const value = Array.isArray(header) ? header[header.length - 1] : header;
+    return value.slice(value.lastIndexOf(',') + 1).trim() || undefined;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * `req.ip`, `req.protocol`, `req.host` and the `trustProxy` option: forwarded headers count only
+ * when they come from trusted hops; anyone else can write them.
+ */
+import { TernApp, type TernAppOptions } from '@tern/core';
+import { listenOnFreePort, rawGet, bodyOf } from '../../../test-support/raw-http';
+
+function appWith(trustProxy: TernAppOptions['trustProxy']): TernApp {
+  const app = new TernApp({ trustProxy, logger: false });
+  app.get('/who', async (req) => ({ ip: req.ip, protocol: req.protocol, host: req.host ?? null }));
+  return app;
+}
+
+async function who(app: TernApp, remoteAddress: string, headers: Record<string, string> = {}) {
+  const response = await app.inject({ url: '/who', remoteAddress, headers: { host: 'app.internal:3000', ...headers } });
+  return response.json() as { ip: string; protocol: string; host: string | null };
+}
+
+const spoofed = { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' };
+
+describe('without trustProxy (the default)', () => {
+  it('describes the connection and ignores forwarded headers', async () => {
+    const app = appWith(undefined);
+    expect(await who(app, '203.0.113.9', spoofed)).toEqual({ ip: '203.0.113.9', protocol: 'http', host: 'app.internal:3000' });
+  });
+
+  it('gives the socket peer over a real connection', async () => {
+    const app = appWith(false);
+    const port = await listenOnFreePort(app);
+    try {
+      const response = await rawGet(port, '/who', 'X-Forwarded-For: 6.6.6.6\r\nX-Forwarded-Proto: https\r\n');
+      expect(JSON.parse(bodyOf(response))).toEqual({ ip: '127.0.0.1', protocol: 'http', host: 'x' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('trustProxy with addresses and ranges', () => {
+  const app = appWith(['10.0.0.0/8', '192.168.1.1']);
+
+  it('takes the client from a trusted proxy', async () => {
+    expect(await who(app, '10.0.0.2', { 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example.com' })).toEqual({
+      ip: '198.51.100.7',
+      protocol: 'https',
+      host: 'api.example.com',
+    });
+  });
+
+  it('ignores the same headers from an untrusted peer', async () => {
+    expect(await who(app, '203.0.113.9', spoofed)).toEqual({ ip: '203.0.113.9', protocol: 'http', host: 'app.internal:3000' });
+  });
+
+  it('stops at the first untrusted hop: what the client wrote before it is ignored', async () => {
+    // The client sent X-Forwarded-For: 6.6.6.6 and X-Forwarded-Proto: https; the proxy appended.
+    const headers = { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'evil.example, api.example.com' };
+    expect(await who(app, '10.0.0.2', headers)).toEqual({ ip: '198.51.100.7', protocol: 'http', host: 'api.example.com' });
+  });
+
+  it('walks a chain of trusted proxies for the client address', async () => {
+    // client -> 192.168.1.1 (edge, sets X-Forwarded-Proto) -> 10.0.0.2 (passes it on) -> app
+    const headers = { 'x-forwarded-for': '198.51.100.7, 192.168.1.1', 'x-forwarded-proto': 'https' };
+    expect(await who(app, '10.0.0.2', headers)).toEqual({ ip: '198.51.100.7', protocol: 'https', host: 'app.internal:3000' });
+  });
+
+  it('reads only the last Proto/Host entry: one further left may come from the client', async () => {
+    // The edge appended to what the client sent; the inner proxy passed the header on.
+    const headers = { 'x-forwarded-for': '198.51.100.7, 192.168.1.1', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'evil.example, api.example.com' };
+    expect(await who(app, '10.0.0.2', headers)).toMatchObject({ protocol: 'http', host: 'api.example.com' });
+  });
+
+  it('honours Proto/Host from a trusted peer that sent no X-Forwarded-For', async () => {
+    expect(await who(app, '10.0.0.2', { 'x-forwarded-proto': 'https' })).toEqual({ ip: '10.0.0.2', protocol: 'https', host: 'app.internal:3000' });
+  });
+
+  it('falls back to the connection when a trusted proxy sends no or malformed headers', async () => {
+    expect(await who(app, '10.0.0.2')).toEqual({ ip: '10.0.0.2', protocol: 'http', host: 'app.internal:3000' });
+    expect(await who(app, '10.0.0.2', { 'x-forwarded-proto': 'ht tp', 'x-forwarded-host': 'a/b' })).toMatchObject({ protocol: 'http', host: 'app.internal:3000' });
+  });
+
+  it('accepts a comma-separated string and named ranges', async () => {
+    const named = appWith('loopback, 10.0.0.0/8');
+    expect(await who(named, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).toMatchObject({ ip: '198.51.100.7' });
+    expect(await who(named, '198.51.100.8', { 'x-forwarded-for': '6.6.6.6' })).toMatchObject({ ip: '198.51.100.8' });
+  });
+});
+
+describe('trustProxy with a hop count, true or a function', () => {
+  it('trusts exactly that many hops', async () => {
+    const app = appWith(1);
+    const headers = { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-proto': 'https, http' };
+    expect(await who(app, '203.0.113.9', headers)).toEqual({ ip: '198.51.100.7', protocol: 'http', host: 'app.internal:3000' });
+    expect(await who(appWith(2), '203.0.113.9', headers)).toMatchObject({ ip: '6.6.6.6', protocol: 'http' });
+  });
+
+  it('trusts every hop with true', async () => {
+    const app = appWith(true);
+    expect(await who(app, '203.0.113.9', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' })).toMatchObject({ ip: '6.6.6.6' });
+  });
+
+  it('asks a function about each hop', async () => {
+    const asked: Array<[string, number]> = [];
+    const app = appWith((address, hop) => {
+      asked.push([address, hop]);
+      return address === '10.0.0.2';
+    });
+    expect(await who(app, '10.0.0.2', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' })).toMatchObject({ ip: '198.51.100.7' });
+    expect(asked).toEqual([
+      ['10.0.0.2', 0],
+      ['198.51.100.7', 1],
+    ]);
+  });
+
+  it('treats false and 0 as off', async () => {
+    expect(await who(appWith(0), '203.0.113.9', spoofed)).toMatchObject({ ip: '203.0.113.9', protocol: 'http' });
+  });
+});
+
+describe('trustProxy misuse', () => {
+  it('throws a TernTypeError naming the problem at construction', () => {
+    expect(() => new TernApp({ trustProxy: ['10.0.0.0/33'] })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+    expect(() => new TernApp({ trustProxy: 'not-an-ip' })).toThrow(TypeError);
+    expect(() => new TernApp({ trustProxy: -1 })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+    expect(() => new TernApp({ trustProxy: {} as never })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+  });
+});
