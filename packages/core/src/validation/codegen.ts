@@ -12,6 +12,7 @@ import { checkMerging, interpretCheck, passesEach, stripKey, validateNested } fr
 import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan } from './plan';
 import { TOO_DEEP } from './signals';
 import { assertPlain, buildArray, convertArray, copyOthers, interpretBuild, plain } from './transform';
+import { withoutUnsentFields } from './unsent';
 
 let codegen = true;
 let generation = 0;
@@ -40,6 +41,8 @@ export function ensureCompiled(plan: ClassPlan): ClassPlan {
       if (!(error instanceof EvalError)) throw error; // code generation disallowed: keep the interpreters
     }
   }
+  // ES2022 class fields: a field the body did not send is not left as an own `undefined` (unsent.ts).
+  plan.build = withoutUnsentFields(plan, plan.build);
   return plan;
 }
 

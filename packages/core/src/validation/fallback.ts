@@ -5,6 +5,7 @@
  */
 import type { ValidationError } from 'class-validator';
 import { classTransformer, classValidator } from './libraries';
+import { dropUndefinedFields } from './unsent';
 import {
   isObjectBody,
   notAnObjectIssue,
@@ -62,6 +63,7 @@ export function compileFallback<T extends object>(
       // object); that is a malformed body, not a server fault.
       return { ok: false, errors: [notConvertibleIssue(model.name)] };
     }
+    dropUndefinedFields(instance); // ES2022 class fields the body did not send (unsent.ts)
     const errors = await validate(instance, validatorOptions);
     return errors.length > 0 ? { ok: false, errors: flattenErrors(errors) } : { ok: true, value: instance };
   };
