@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
-import { scanControllers } from './controllers/scanner';
+import { scanControllers, type ControllerResolver } from './controllers/scanner';
 import { AppAlreadyReadyError, TernError, TernRangeError, TernTypeError, UrlGenerationError } from './errors';
 import { closeServer, createHttpServer } from './http/server';
 import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
@@ -18,6 +18,8 @@ import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import { compileModel } from './validation';
+import { findDuplicateLibraries } from './validation/duplicates';
+import { modelRulesCheck } from './validation/model-rules';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -35,6 +37,17 @@ export interface TernAppOptions {
   logger?: ErrorLogger;
   /** Timeouts for the server `listen()` starts. */
   server?: ServerTimeouts;
+  /**
+   * Builds controller classes given to `registerControllers` (a dependency container's
+   * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.
+   */
+  resolve?: ControllerResolver;
+}
+
+/** Options of `registerControllers`. */
+export interface RegisterControllersOptions {
+  /** Builds each controller class once, at startup (default: the app's `resolve`, else `new C()`). */
+  resolve?: ControllerResolver;
 }
 
 /**
@@ -57,6 +70,10 @@ export class TernApp extends RouteDeclarer {
   private readonly readyHooks: Array<(routes: readonly RouteInfo[]) => void> = [];
   private readonly exceptions: ExceptionHandlers;
   private readonly serverTimeouts: ServerTimeouts;
+  private readonly logger: ErrorLogger;
+  private readonly resolveController?: ControllerResolver;
+  /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
+  private readonly checkModel: (model: Function, where: string) => void;
   private readyPromise?: Promise<void>;
   /** The compiled app; set only once startup fully succeeded. */
   private compiled?: { table: RouteTable; pipeline: RequestPipeline };
@@ -68,6 +85,13 @@ export class TernApp extends RouteDeclarer {
     this.openapiConfig = new OpenAPIConfig(options.openapi);
     this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
     this.serverTimeouts = options.server ?? {};
+    this.logger = options.logger ?? console;
+    this.resolveController = options.resolve;
+    const logger = this.logger;
+    this.checkModel = modelRulesCheck({
+      strict: this.config.strictModels,
+      warn: logger === false ? undefined : (message) => ('warn' in logger && typeof logger.warn === 'function' ? logger.warn(message) : logger.error(message)),
+    });
   }
 
   protected override beforeDeclare(what: string): void {
@@ -129,12 +153,23 @@ export class TernApp extends RouteDeclarer {
    *   async getUser(@Param('id') id: number) { return this.db.user(id); }
    * }
    * app.registerControllers([new UserController(db), HealthController]);
+   * // or let a container build them (once, at startup):
+   * app.registerControllers([UserController], { resolve: (Class) => container.resolve(Class) });
    */
-  registerControllers(controllers: Array<Function | object>): this {
+  registerControllers(controllers: Array<Function | object>, options: RegisterControllersOptions = {}): this {
     const list = Array.isArray(controllers) ? [...controllers] : controllers;
+    if (options.resolve !== undefined && typeof options.resolve !== 'function') {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'registerControllers: resolve must be a function (Class) => instance.');
+    }
     let scanned: ReturnType<typeof scanControllers> | undefined;
+    const scan = () =>
+      scanControllers(list, {
+        resolve: options.resolve ?? this.resolveController,
+        forbidUnknownProperties: this.config.forbidUnknownProperties,
+        checkModel: this.checkModel,
+      });
     // Scanned once: getAllRoutes() before ready() must not build the controllers twice.
-    return this.addRouteProvider({ provide: () => (scanned ??= scanControllers(list)) });
+    return this.addRouteProvider({ provide: () => (scanned ??= scan()) });
   }
 
   /**
@@ -167,8 +202,16 @@ export class TernApp extends RouteDeclarer {
     const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
       bodyLimit: this.config.bodyLimit,
       report: (err, req) => this.exceptions.report(err, req.raw),
-      compileModel: (model) => compileModel(model as new () => object),
+      compileModel: (model, options, where) => {
+        this.checkModel(model, where);
+        return compileModel(model as new () => object, options);
+      },
+      forbidUnknownProperties: this.config.forbidUnknownProperties,
     });
+    // Every model is compiled by now: a second copy of a validation library would make Tern
+    // read records the app never wrote. Fail startup rather than accept unchecked data.
+    const duplicate = findDuplicateLibraries();
+    if (duplicate) throw duplicate;
     const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
     for (const hook of this.readyHooks) hook(infos);
     // Published only now: an app whose startup failed must not serve requests.

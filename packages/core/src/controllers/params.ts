@@ -46,6 +46,10 @@ export interface ParamContext {
   path: string;
   /** `design:paramtypes` was emitted for the method. */
   typesKnown: boolean;
+  /** Unknown properties of a `@Query()` model are a 422 instead of being stripped. */
+  forbidUnknownProperties?: boolean;
+  /** Called with each model compiled here (the app warns about models without rules). */
+  checkModel?: (model: Function, where: string) => void;
 }
 
 const FAIL: unique symbol = Symbol('tern.conversion-failed');
@@ -166,12 +170,14 @@ function plain(resolve: ParamResolver): CompiledParam {
 function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function {
   const model = meta.model ?? type;
   if (model === undefined) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
-  if (model === Object) {
+  // `import type` and interfaces reflect as Object, or as Function under some compiler settings:
+  // neither names a class, and both get the same explanation.
+  if (model === Object || model === Function) {
     throw startupError(
       'TERN_CONTROLLER_UNRESOLVED_TYPE',
       ctx,
       meta,
-      `the parameter's type reflects as Object, so Tern cannot tell which class to validate ${usage} against. ` +
+      `the parameter's type reflects as ${model.name}, so Tern cannot tell which class to validate ${usage} against. ` +
         'This happens when the DTO is imported with `import type`, or is an interface or a type alias. ' +
         `Import the class as a value (import { CreateUserDto } from './dto'), or name it: ${meta.source === 'body' ? '@Body(CreateUserDto)' : '@Query(ListQuery)'}. ` +
         'To read the raw data instead, take @Req() req and use req.json() or req.queryParams.',
@@ -277,7 +283,8 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
   const model = modelOf(meta, type, ctx, 'the query string') as new () => object;
-  const validate = compileModel(model, { whitelist: true });
+  ctx.checkModel?.(model, ctx.where);
+  const validate = compileModel(model, { whitelist: true, forbidNonWhitelisted: ctx.forbidUnknownProperties === true });
   const fields = queryFields(model);
 
   const finish = (result: ValidationResult<object>, failures: FieldError[] | undefined): unknown => {

@@ -6,15 +6,17 @@ import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
-import type { ModelValidator, ValidationResult } from '../validation';
+import type { CompileOptions, ModelValidator, ValidationResult } from '../validation';
 import { invoke, type Step } from './chain';
 
 export interface TerminalOptions {
   bodyLimit: number;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
-  /** Compiles a request model into its validator (once per route, at startup). */
-  compileModel: (model: Function) => ModelValidator<object>;
+  /** Compiles a request model into its validator (once per route, at startup); `where` names the route. */
+  compileModel: (model: Function, options: CompileOptions, where: string) => ModelValidator<object>;
+  /** The app's default for routes that do not set `forbidUnknownProperties`. */
+  forbidUnknownProperties?: boolean;
 }
 
 export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
@@ -23,7 +25,8 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
-  const validator = route.requestModel ? options.compileModel(route.requestModel) : undefined;
+  const forbidNonWhitelisted = (route.declaration.options.forbidUnknownProperties ?? options.forbidUnknownProperties) === true;
+  const validator = route.requestModel ? options.compileModel(route.requestModel, { forbidNonWhitelisted }, route.source) : undefined;
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   return (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
