@@ -10,7 +10,7 @@
  * Run by .ci/run and by `npm run test:packed` (not part of `npm test`: it builds and installs).
  * Takes ~30-60 s with a warm npm cache. Exits non-zero on the first failure.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +31,16 @@ function run(command, args, cwd) {
   } catch (error) {
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   }
+}
+
+/** `run`, without blocking: independent compilations overlap. */
+function runAsync(command, args, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 function check(condition, message, detail) {
@@ -116,6 +126,27 @@ export function buildApp(): TernApp {
   return app;
 }
 `,
+  'src/users.controller.test.ts': `
+import { buildApp } from './app';
+
+test('creates a user and refuses invalid nested data', async () => {
+  const app = buildApp();
+  const created = await app.inject({ method: 'POST', url: '/users', payload: { name: 'Ada', age: 36, address: { city: 'London' } } });
+  expect(created.statusCode).toBe(201);
+  expect(created.json()).toMatchObject({ name: 'Ada', isDto: true, addressIsAddress: true });
+
+  const invalid = await app.inject({ method: 'POST', url: '/users', payload: { name: 'Ada', age: 36, address: { city: 42 } } });
+  expect(invalid.statusCode).toBe(422);
+  expect(invalid.json().errors).toContainEqual({ path: 'address.city', message: 'city must be a string' });
+});
+`,
+  'jest.config.js': `
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': 'ts-jest' },
+  setupFiles: ['reflect-metadata'],
+};
+`,
   'src/main.ts': `
 import { buildApp } from './app';
 
@@ -142,6 +173,7 @@ function tsconfig(overrides) {
       target: 'ES2021',
       sourceMap: true,
       outDir: './dist',
+      rootDir: './src',
       baseUrl: './',
       incremental: false,
       skipLibCheck: true,
@@ -150,7 +182,7 @@ function tsconfig(overrides) {
       strictBindCallApply: false,
       forceConsistentCasingInFileNames: false,
       noFallthroughCasesInSwitch: false,
-      types: ['node'],
+      types: ['node', 'jest'],
       ...overrides,
     },
     include: ['src'],
@@ -165,8 +197,8 @@ const VARIANTS = [
 
 // ---------------------------------------------------------------------------------------------
 
-async function startApp(project) {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startApp(project, dist = 'dist') {
+  const child = spawn(process.execPath, [`${dist}/main.js`], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -203,8 +235,8 @@ async function request(address, method, url, body) {
   return { status: res.status, json };
 }
 
-async function checkRunningApp(project, variant) {
-  const { child, result, output } = await startApp(project);
+async function checkRunningApp(project, variant, dist) {
+  const { child, result, output } = await startApp(project, dist);
   try {
     check(result.kind === 'listening', `${variant}: the app did not start`, output());
     const { address } = result;
@@ -293,6 +325,9 @@ async function main() {
         `reflect-metadata@${versionOf('reflect-metadata')}`,
         `typescript@${versionOf('typescript')}`,
         `@types/node@${versionOf('@types/node')}`,
+        `jest@${versionOf('jest')}`,
+        `ts-jest@${versionOf('ts-jest')}`,
+        `@types/jest@${versionOf('@types/jest')}`,
       ],
       project,
     );
@@ -301,19 +336,28 @@ async function main() {
       'class-transformer must be installed once (a peer dependency), not under @tern/core',
     );
 
+    // tsconfig.json is NestJS's default (ts-jest reads it); each variant compiles to its own folder.
     const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
-    for (const variant of VARIANTS) {
-      log(`compile + run: ${variant.name}`);
-      fs.rmSync(path.join(project, 'dist'), { recursive: true, force: true });
-      fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig(variant.options), null, 2));
-      run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
-      await checkRunningApp(project, variant.name);
+    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig(VARIANTS[0].options), null, 2));
+    VARIANTS.forEach((variant, i) => {
+      const config = tsconfig({ ...variant.options, outDir: `./dist-${i}` });
+      config.exclude = ['src/**/*.test.ts'];
+      fs.writeFileSync(path.join(project, `tsconfig.${i}.json`), JSON.stringify(config, null, 2));
+    });
+    log(`compile ${VARIANTS.length} tsconfig variants, and jest + ts-jest (docs/getting-started.md, "A first test")`);
+    await Promise.all([
+      ...VARIANTS.map((_, i) => runAsync(process.execPath, [tsc, '-p', `tsconfig.${i}.json`], project)),
+      runAsync(process.execPath, [path.join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], project),
+    ]);
+    for (const [i, variant] of VARIANTS.entries()) {
+      log(`run: ${variant.name}`);
+      await checkRunningApp(project, variant.name, `dist-${i}`);
     }
 
     log('a second copy of class-transformer under @tern/core must stop startup');
     const nested = path.join(project, 'node_modules', '@tern', 'core', 'node_modules', 'class-transformer');
     fs.cpSync(path.join(project, 'node_modules', 'class-transformer'), nested, { recursive: true });
-    const { child, result, output } = await startApp(project);
+    const { child, result, output } = await startApp(project, 'dist-0');
     child.kill();
     check(result.kind === 'exited' && result.code === 3, 'with two copies the app must refuse to start', output());
     check(/STARTUP FAILED TERN_DUPLICATE_LIBRARY/.test(output()), 'the failure must carry TERN_DUPLICATE_LIBRARY', output());
@@ -322,6 +366,8 @@ async function main() {
     log('all checks passed');
   } finally {
     if (keep) log(`kept ${tmp}`);
+    // Deleting a node_modules with jest in it takes a while on slow disks: left to a detached rm.
+    else if (process.platform !== 'win32') spawn('rm', ['-rf', tmp], { detached: true, stdio: 'ignore' }).unref();
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
