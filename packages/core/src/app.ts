@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MakeConfig, type ServerTimeouts } from './config';
-import { scanControllers } from './controllers/scanner';
+import { scanControllers, type ControllerResolver } from './controllers/scanner';
 import { AppAlreadyReadyError, TernError, TernRangeError, TernTypeError, UrlGenerationError } from './errors';
 import { compileTrustProxy, type TrustFunction, type TrustProxy } from './http/proxy';
 import { closeServer, createHttpServer } from './http/server';
@@ -21,7 +21,9 @@ import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
+import { findDuplicateLibraries } from './validation/duplicates';
 import type { ModelCompiler } from './validation/model-compiler';
+import { modelRulesCheck } from './validation/model-rules';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -50,6 +52,17 @@ export interface TernAppOptions {
    * docs/proxies.md.
    */
   trustProxy?: TrustProxy;
+  /**
+   * Builds controller classes given to `registerControllers` (a dependency container's
+   * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.
+   */
+  resolve?: ControllerResolver;
+}
+
+/** Options of `registerControllers`. */
+export interface RegisterControllersOptions {
+  /** Builds each controller class once, at startup (default: the app's `resolve`, else `new C()`). */
+  resolve?: ControllerResolver;
 }
 
 /** A function `app.onClose` runs once the server has stopped; may return a promise. */
@@ -77,6 +90,10 @@ export class TernApp extends RouteDeclarer {
   private readonly readyHooks: Array<(routes: readonly RouteInfo[]) => void> = [];
   private readonly exceptions: ExceptionHandlers;
   private readonly serverTimeouts: ServerTimeouts;
+  private readonly logger: ErrorLogger;
+  private readonly resolveController?: ControllerResolver;
+  /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
+  private readonly checkModel: (model: Function, where: string) => void;
   private readyPromise?: Promise<void>;
   /** The compiled app; set only once startup fully succeeded. */
   private compiled?: { table: RouteTable; pipeline: RequestPipeline };
@@ -84,7 +101,6 @@ export class TernApp extends RouteDeclarer {
   private readonly closeHooks: CloseHook[] = [];
   private readonly responseHooks: ResponseHook[] = [];
   private readonly trustProxy?: TrustFunction;
-  private readonly logger: ErrorLogger;
   private closeHooksRan = false;
 
   constructor(options: TernAppOptions = {}) {
@@ -97,6 +113,12 @@ export class TernApp extends RouteDeclarer {
     this.logger = options.logger ?? console;
     this.trustProxy = compileTrustProxy(options.trustProxy);
     checkCloseTimeout(this.serverTimeouts.closeTimeout);
+    this.resolveController = options.resolve;
+    const logger = this.logger;
+    this.checkModel = modelRulesCheck({
+      strict: this.config.strictModels,
+      warn: logger === false ? undefined : (message) => ('warn' in logger && typeof logger.warn === 'function' ? logger.warn(message) : logger.error(message)),
+    });
   }
 
   protected override beforeDeclare(what: string): void {
@@ -158,12 +180,24 @@ export class TernApp extends RouteDeclarer {
    *   async getUser(@Param('id') id: number) { return this.db.user(id); }
    * }
    * app.registerControllers([new UserController(db), HealthController]);
+   * // or let a container build them (once, at startup):
+   * app.registerControllers([UserController], { resolve: (Class) => container.resolve(Class) });
    */
-  registerControllers(controllers: Array<Function | object>): this {
+  registerControllers(controllers: Array<Function | object>, options: RegisterControllersOptions = {}): this {
     const list = Array.isArray(controllers) ? [...controllers] : controllers;
+    if (options.resolve !== undefined && typeof options.resolve !== 'function') {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'registerControllers: resolve must be a function (Class) => instance.');
+    }
     let scanned: ReturnType<typeof scanControllers> | undefined;
+    const scan = () =>
+      scanControllers(list, {
+        resolve: options.resolve ?? this.resolveController,
+        forbidUnknownProperties: this.config.forbidUnknownProperties,
+        checkModel: this.checkModel,
+        compiler: this.modelCompiler,
+      });
     // Scanned once: getAllRoutes() before ready() must not build the controllers twice.
-    return this.addRouteProvider({ provide: (app) => (scanned ??= scanControllers(list, app.modelCompiler)) });
+    return this.addRouteProvider({ provide: () => (scanned ??= scan()) });
   }
 
   /**
@@ -197,6 +231,10 @@ export class TernApp extends RouteDeclarer {
       bodyLimit: this.config.bodyLimit,
       report: (err, req) => this.exceptions.report(err, req.raw),
     });
+    // Every model is compiled by now: a second copy of a validation library would make Tern
+    // read records the app never wrote. Fail startup rather than accept unchecked data.
+    const duplicate = findDuplicateLibraries();
+    if (duplicate) throw duplicate;
     const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
     for (const hook of this.readyHooks) hook(infos);
     if (this.config.debug) this.exceptions.note(fallbackReport(infos));
@@ -217,7 +255,11 @@ export class TernApp extends RouteDeclarer {
   private compileRoutes(): CompiledRoute[] {
     const declarations = [...this.declarations];
     for (const provider of this.providers) declarations.push(...provider.provide(this));
-    return compileDeclarations(declarations, { modelCompiler: this.modelCompiler });
+    return compileDeclarations(declarations, {
+      modelCompiler: this.modelCompiler,
+      forbidUnknownProperties: this.config.forbidUnknownProperties,
+      checkModel: this.checkModel,
+    });
   }
 
   /**

@@ -15,12 +15,26 @@ export class MakeConfig {
   readonly jsonDepthLimit: number;
   /** Longest path parameter in characters (default 100, as Fastify); longer is a 414. */
   readonly maxParamLength: number;
+  /**
+   * Body properties a request model does not declare answer 422 naming them (default `false`:
+   * they are stripped). Controllers and routes can set it too; the nearest setting wins.
+   */
+  readonly forbidUnknownProperties: boolean;
+  /**
+   * A request model without any class-validator rule fails `ready()` (`TERN_EMPTY_MODEL`)
+   * instead of logging a warning (default `false`). Such a model strips every property.
+   */
+  readonly strictModels: boolean;
 
-  constructor(options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength'>> = {}) {
+  constructor(
+    options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'forbidUnknownProperties' | 'strictModels'>> = {},
+  ) {
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
     this.jsonDepthLimit = positive(options.jsonDepthLimit, 64, 'jsonDepthLimit');
     this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
+    this.forbidUnknownProperties = options.forbidUnknownProperties === true;
+    this.strictModels = options.strictModels === true;
   }
 }
 

@@ -220,6 +220,9 @@ async function reference(model: Model, input: unknown, options: CompileOptions):
   } catch {
     return { kind: 'transform-threw' };
   }
+  // Tern's one deliberate difference (validation/unsent.ts): ES2022 class fields the body did not
+  // send are not left as own `undefined` properties (nor reported by forbidNonWhitelisted).
+  withoutOwnUndefined(instance);
   let errors: ValidationError[];
   try {
     errors = await validate(instance, {
@@ -232,6 +235,15 @@ async function reference(model: Model, input: unknown, options: CompileOptions):
   }
   if (errors.length > 0) return { kind: 'result', result: { ok: false, errors: flatten(errors, '', []) } };
   return { kind: 'result', result: { ok: true, value: instance } };
+}
+
+function withoutOwnUndefined(value: unknown): void {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return;
+  if (Array.isArray(value)) return value.forEach(withoutOwnUndefined);
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) delete (value as Record<string, unknown>)[key];
+    else withoutOwnUndefined(field);
+  }
 }
 
 /** Class names, dates and values of an instance tree, for a comparison stricter than JSON. */

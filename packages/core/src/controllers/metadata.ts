@@ -18,6 +18,11 @@ export interface ControllerOptions {
   name?: string;
   /** Hides every route of the controller from the OpenAPI document. */
   excludeFromSchema?: boolean;
+  /**
+   * Unknown body (and `@Query()` model) properties answer 422 naming them instead of being
+   * stripped; overrides the app's `MakeConfig` setting, a route's own option overrides this.
+   */
+  forbidUnknownProperties?: boolean;
 }
 
 /** What `@Controller` records on the class. */

@@ -48,6 +48,10 @@ export interface ParamContext {
   typesKnown: boolean;
   /** The app's model compiler: `@Query()` models are compiled and described with it. */
   compiler: ModelCompiler;
+  /** Unknown properties of a `@Query()` model are a 422 instead of being stripped. */
+  forbidUnknownProperties?: boolean;
+  /** Called with each model compiled here (the app warns about models without rules). */
+  checkModel?: (model: Function, where: string) => void;
 }
 
 const FAIL: unique symbol = Symbol('tern.conversion-failed');
@@ -168,12 +172,14 @@ function plain(resolve: ParamResolver): CompiledParam {
 function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function {
   const model = meta.model ?? type;
   if (model === undefined) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
-  if (model === Object) {
+  // `import type` and interfaces reflect as Object, or as Function under some compiler settings:
+  // neither names a class, and both get the same explanation.
+  if (model === Object || model === Function) {
     throw startupError(
       'TERN_CONTROLLER_UNRESOLVED_TYPE',
       ctx,
       meta,
-      `the parameter's type reflects as Object, so Tern cannot tell which class to validate ${usage} against. ` +
+      `the parameter's type reflects as ${model.name}, so Tern cannot tell which class to validate ${usage} against. ` +
         'This happens when the DTO is imported with `import type`, or is an interface or a type alias. ' +
         `Import the class as a value (import { CreateUserDto } from './dto'), or name it: ${meta.source === 'body' ? '@Body(CreateUserDto)' : '@Query(ListQuery)'}. ` +
         'To read the raw data instead, take @Req() req and use req.json() or req.queryParams.',
@@ -279,7 +285,8 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
   const model = modelOf(meta, type, ctx, 'the query string') as ModelClass;
-  const validate = ctx.compiler.compile(model, { whitelist: true });
+  ctx.checkModel?.(model, ctx.where);
+  const validate = ctx.compiler.compile(model, { whitelist: true, forbidNonWhitelisted: ctx.forbidUnknownProperties === true });
   const fields = queryFields(model, ctx.compiler);
 
   const finish = (result: ValidationResult<object>, failures: FieldError[] | undefined): unknown => {

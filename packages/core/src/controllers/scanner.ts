@@ -29,18 +29,39 @@ import { compileParam, ParamFailure, type CompiledParam } from './params';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelCompiler } from '../validation/model-compiler';
 
-/** What `registerControllers` accepts: controller classes (built with `new C()`) or instances. */
+/** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
+
+/**
+ * Builds a controller class's instance: a dependency container's `resolve`. Called once per
+ * class, at startup; the instance serves every request (controllers are singletons).
+ *
+ * @example
+ * const resolve: ControllerResolver = (Class) => container.resolve(Class as InjectionToken<object>);
+ */
+export type ControllerResolver = (controller: Function) => object;
+
+/** How `scanControllers` builds and compiles controllers. */
+export interface ScanOptions {
+  /** Builds controller classes (instead of `new C()`). */
+  resolve?: ControllerResolver;
+  /** App-level default for `forbidUnknownProperties` (controller and route options override it). */
+  forbidUnknownProperties?: boolean;
+  /** Called with each model a controller compiles itself (`@Query()` models). */
+  checkModel?: (model: Function, where: string) => void;
+  /** The app's model compiler (default: class-validator's). */
+  compiler?: ModelCompiler;
+}
 
 /**
  * Turns controllers into one `Router` each. Throws a `TernError` that says how to fix the first
  * declaration that cannot work.
  */
-export function scanControllers(controllers: readonly ControllerEntry[], compiler: ModelCompiler = defaultModelCompiler): Router[] {
+export function scanControllers(controllers: readonly ControllerEntry[], options: ScanOptions = {}): Router[] {
   if (!Array.isArray(controllers)) {
     throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers expects a list: registerControllers([UserController, new PostController(db)]).');
   }
-  return controllers.map((entry) => scanController(entry, compiler));
+  return controllers.map((entry) => scanController(entry, options));
 }
 
 interface Target {
@@ -56,15 +77,38 @@ function notAController(name: string): TernError {
   );
 }
 
-function resolveTarget(entry: ControllerEntry): Target {
+/** A class built by the app's `resolve` (a dependency container). */
+function resolveWith(resolve: ControllerResolver, cls: Function, meta: ControllerMeta): Target {
+  let instance: unknown;
+  try {
+    instance = resolve(cls);
+  } catch (err) {
+    throw new TernError(
+      'TERN_CONTROLLER_INSTANTIATION',
+      `resolve(${cls.name}) failed: ${err instanceof Error ? err.message : String(err)}. Check that the container can build it and its dependencies.`,
+      { cause: err },
+    );
+  }
+  if (instance === null || typeof instance !== 'object' || instance instanceof Promise) {
+    throw new TernError(
+      'TERN_CONTROLLER_INSTANTIATION',
+      `resolve(${cls.name}) returned ${instance instanceof Promise ? 'a Promise' : instance === null ? 'null' : typeof instance}; it must return the controller instance synchronously.`,
+    );
+  }
+  return { cls, instance: instance as Record<string | symbol, unknown>, meta };
+}
+
+function resolveTarget(entry: ControllerEntry, resolve: ControllerResolver | undefined): Target {
   if (typeof entry === 'function') {
     const meta = getControllerMeta(entry);
     if (!meta) throw notAController(entry.name || 'An anonymous class');
+    if (resolve) return resolveWith(resolve, entry, meta);
     if (entry.length > 0) {
       throw new TernError(
         'TERN_CONTROLLER_INSTANTIATION',
-        `${entry.name}'s constructor takes ${entry.length} parameter(s) and Tern has no dependency container: ` +
-          `build it yourself and register the instance, e.g. registerControllers([new ${entry.name}(...)]).`,
+        `${entry.name}'s constructor takes ${entry.length} parameter(s) and no resolve function was given: ` +
+          `build it yourself and register the instance, e.g. registerControllers([new ${entry.name}(...)]), ` +
+          'or pass your container: registerControllers([...], { resolve: (C) => container.resolve(C) }) (see docs/dependency-injection.md).',
       );
     }
     let instance: Record<string | symbol, unknown>;
@@ -91,8 +135,9 @@ function resolveTarget(entry: ControllerEntry): Target {
   throw new TernError('TERN_CONTROLLER_INVALID', `registerControllers got ${entry === null ? 'null' : typeof entry}; pass @Controller classes or instances of them.`);
 }
 
-function scanController(entry: ControllerEntry, compiler: ModelCompiler): Router {
-  const { cls, instance, meta } = resolveTarget(entry);
+function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
+  const { cls, instance, meta } = resolveTarget(entry, scan.resolve);
+  const forbidUnknownProperties = meta.options.forbidUnknownProperties;
   const { prefix, options } = meta;
   const level = getClassLevel(cls);
   const router = new Router({
@@ -121,7 +166,11 @@ function scanController(entry: ControllerEntry, compiler: ModelCompiler): Router
     const params = orderedParams(where, method, fn, types);
     for (const decl of declared.routes) {
       router.addRoute(
-        buildRoute({ where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated, compiler }),
+        buildRoute({
+          where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
+          classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
+          compiler: scan.compiler ?? defaultModelCompiler,
+        }),
       );
       count++;
     }
@@ -201,6 +250,11 @@ interface RouteInput {
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
+  /** The controller's `forbidUnknownProperties` (a route's own option overrides it). */
+  forbidUnknownProperties: boolean | undefined;
+  /** The app's, for `@Query()` models of routes and controllers that set none. */
+  appForbidsUnknown: boolean | undefined;
+  checkModel: ((model: Function, where: string) => void) | undefined;
 }
 
 function buildRoute(input: RouteInput): Routes<any> {
@@ -214,11 +268,14 @@ function buildRoute(input: RouteInput): Routes<any> {
   // The path is compiled with the other routes; here only its parameter names are needed (a
   // malformed path is compiled now, for the error that says what is wrong with it).
   const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
+  const forbidUnknownProperties = (extra.forbidUnknownProperties as boolean | undefined) ?? input.forbidUnknownProperties;
   const context = {
     where,
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
+    forbidUnknownProperties: forbidUnknownProperties ?? input.appForbidsUnknown,
+    checkModel: input.checkModel,
     compiler: input.compiler,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
@@ -253,6 +310,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     parameters: mergeParameters(parameters as ParameterObject[] | undefined, compiledParams),
     excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
     statusCode: statusCode as number | undefined,
+    forbidUnknownProperties,
   };
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 

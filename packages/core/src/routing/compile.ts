@@ -67,6 +67,10 @@ export interface CompileOptions {
   internal?: boolean;
   /** Compiles request models (default: class-validator's compiler). */
   modelCompiler?: ModelCompiler;
+  /** The app's default for routes that do not set `forbidUnknownProperties`. */
+  forbidUnknownProperties?: boolean;
+  /** Called with each request model before it is compiled (the app warns about models without rules). */
+  checkModel?: (model: Function, where: string) => void;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -159,16 +163,18 @@ function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions)
     middleware,
     handler: route.handler,
     requestModel: o.requestModel,
-    validator: o.requestModel ? compileRequestModel(o.requestModel, source, options) : undefined,
+    validator: o.requestModel ? compileRequestModel(o.requestModel, o.forbidUnknownProperties, source, options) : undefined,
     statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
     source,
   });
 }
 
-function compileRequestModel(model: Function, source: string, options: CompileOptions): ModelValidator<object> {
+function compileRequestModel(model: Function, forbidUnknown: boolean | undefined, source: string, options: CompileOptions): ModelValidator<object> {
   if (typeof model !== 'function') throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: requestModel must be a class.`);
-  return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass);
+  options.checkModel?.(model, source);
+  const forbidNonWhitelisted = (forbidUnknown ?? options.forbidUnknownProperties) === true;
+  return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass, { forbidNonWhitelisted });
 }
 
 /** Gives a compiled route its read-only description (linked back for startup-time builders). */

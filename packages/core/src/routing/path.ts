@@ -30,6 +30,20 @@ export interface CompiledPath {
 }
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}$/;
+/** `:id` / `:id?`: Express and NestJS parameter syntax, refused with a hint (see `colonParamHint`). */
+const COLON_PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)\??$/;
+
+/** The message for a `:name` segment, or undefined when `segment` is not one. */
+function colonParamHint(segment: string, raw: string, where: string): string | undefined {
+  const m = COLON_PARAM.exec(segment);
+  if (!m) return undefined;
+  const name = m[1];
+  const fixed = raw.replace(/(^|\/):([A-Za-z_][A-Za-z0-9_]*)\??(?=\/|$)/g, '$1{$2}');
+  return (
+    `${where}: segment '${segment}' of '${raw}' uses Express/NestJS parameter syntax. Tern writes parameters in braces: ` +
+    `'${fixed}' (a string), or with a converter such as {${name}:int} for a number, {${name}:uuid}, {${name}:slug}.`
+  );
+}
 
 /**
  * Joins container prefixes and a route path: `/api` + `/v1` + `/users` → `/api/v1/users`.
@@ -57,6 +71,7 @@ function withLeadingSlash(path: string): string {
 export function pathParamNames(raw: string): string[] | undefined {
   const names: string[] = [];
   for (const segment of raw.split('/')) {
+    if (COLON_PARAM.test(segment)) return undefined; // compilePath explains the `:id` syntax
     if (!segment.includes('{') && !segment.includes('}')) continue;
     const m = PARAM.exec(segment);
     if (!m) return undefined;
@@ -76,6 +91,8 @@ export function compilePath(raw: string, where: string): CompiledPath {
   const regexSegments: string[] = [];
 
   segments.forEach((segment, index) => {
+    const hint = colonParamHint(segment, raw, where);
+    if (hint) throw new InvalidRouteError(hint);
     if (!segment.includes('{') && !segment.includes('}')) {
       parts.push(`/${segment}`);
       // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.

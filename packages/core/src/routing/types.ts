@@ -74,6 +74,8 @@ export interface RouteOptions {
   statusCode?: number;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
+  /** Unknown `requestModel` properties answer 422 naming them instead of being stripped (default: the app's `MakeConfig`). */
+  forbidUnknownProperties?: boolean;
   /** Anything else is kept as route metadata (`route.extra`). */
   [extra: string]: unknown;
 }

@@ -9,6 +9,7 @@ import { generateBuild, generateCheck } from './codegen';
 import { interpretCheck } from './execute';
 import type { ClassPlan, CompiledPlan, Resolve } from './plan';
 import { interpretBuild } from './transform';
+import { withoutUnsentFields } from './unsent';
 
 export class Engine {
   private readonly compiled = new WeakMap<ClassPlan, CompiledPlan>();
@@ -35,6 +36,8 @@ export class Engine {
         if (!(error instanceof EvalError)) throw error; // code generation disallowed: keep the interpreters
       }
     }
+    // ES2022 class fields: a field the body did not send is not left as an own `undefined` (unsent.ts).
+    slot.build = withoutUnsentFields(plan, slot.build);
     return slot;
   };
 }

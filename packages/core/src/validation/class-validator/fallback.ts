@@ -5,6 +5,7 @@
  */
 import type { ValidationError } from 'class-validator';
 import { classTransformer, classValidator } from '../libraries';
+import { dropUndefinedFields } from './unsent';
 import type { ModelClass } from '../model-compiler';
 import {
   isObjectBody,
@@ -98,6 +99,7 @@ export function compileFallback<T extends object>(
       // object); that is a malformed body, not a server fault.
       return { ok: false, errors: [notConvertibleIssue(model.name)] };
     }
+    dropUndefinedFields(instance); // ES2022 class fields the body did not send (unsent.ts)
     const errors = await validate(instance, validatorOptions);
     if (errors.length === 0) return { ok: true, value: instance };
     const flat = flattenErrors(errors, options.maxIssues);
