@@ -15,12 +15,15 @@ export class MakeConfig {
   readonly jsonDepthLimit: number;
   /** Longest path parameter in characters (default 100, as Fastify); longer is a 414. */
   readonly maxParamLength: number;
+  /** Most fields a urlencoded form body may have (default 1000); more is a 413. */
+  readonly formFieldLimit: number;
 
-  constructor(options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength'>> = {}) {
+  constructor(options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'formFieldLimit'>> = {}) {
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
     this.jsonDepthLimit = positive(options.jsonDepthLimit, 64, 'jsonDepthLimit');
     this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
+    this.formFieldLimit = positive(options.formFieldLimit, 1000, 'formFieldLimit');
   }
 }
 

@@ -9,7 +9,9 @@ import { TernError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
+import type { MultipartOptions } from '../http/multipart-limits';
 import { markChecksInput } from '../openapi/input-checks';
+import { markUploadFields } from '../openapi/upload-fields';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
 import { Routes } from '../routing/routes';
@@ -26,6 +28,7 @@ import {
   type RouteDecl,
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
+import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()`) or instances. */
 export type ControllerEntry = Function | object;
@@ -154,7 +157,7 @@ function orderedParams(
       throw new TernError(
         'TERN_CONTROLLER_UNDECORATED_PARAM',
         `${where}, parameter #${i}${type ? ` (typed ${type.name})` : ''} has no decorator, so Tern does not know what to pass. ` +
-          "Add one of @Param('name'), @Query('name'), @Query(), @Body(), @Header('name'), @Cookie('name'), @Req(), @Res() or @User().",
+          "Add one of @Param('name'), @Query('name'), @Query(), @Body(), @Header('name'), @Cookie('name'), @Req(), @Res(), @User(), @UploadedFile('name') or @UploadedFiles().",
       );
     }
     out.push({ meta, type: types?.[i] });
@@ -216,8 +219,11 @@ function buildRoute(input: RouteInput): Routes<any> {
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
+    multipart: {} as RouteMultipart,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
+  const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
+  context.multipart.options = routeMultipartOptions(extra.multipart as MultipartOptions | undefined, uploads);
 
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
@@ -249,6 +255,8 @@ function buildRoute(input: RouteInput): Routes<any> {
     parameters: mergeParameters(parameters as ParameterObject[] | undefined, compiledParams),
     excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
     statusCode: statusCode as number | undefined,
+    consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
+    multipart: context.multipart.options,
   };
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 
@@ -260,6 +268,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     handler: buildHandler(input.instance, input.fn, compiledParams, code),
   });
   if (compiledParams.some((p) => p.canFail)) markChecksInput(route);
+  if (uploads.length > 0) markUploadFields(route, uploads);
   return route;
 }
 

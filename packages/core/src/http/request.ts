@@ -1,6 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseCookie } from 'cookie';
+import type { Readable } from 'node:stream';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
+import { bodyAlreadyRead, type BodyAccess } from './body-access';
+import { limitedBodyStream } from './body-stream';
+import { parseForm, type FormFields } from './form';
+import { assertMediaType, FORM_TYPE } from './media-type';
+import { readMultipart, type MultipartBody } from './multipart';
+import type { MultipartOptions } from './multipart-limits';
+import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 
 /** Case-insensitive read access to request headers. */
@@ -47,6 +55,10 @@ export class TernRequest<P = Record<string, any>> {
   private cookiesView?: RequestCookies;
   private bodyText?: Promise<string>;
   private jsonValue?: Promise<unknown>;
+  private bodyAccess?: BodyAccess;
+  private bodyBuffer?: Promise<Buffer>;
+  private formValue?: Promise<FormFields>;
+  private multipartValue?: Promise<MultipartBody>;
 
   constructor(
     readonly raw: IncomingMessage,
@@ -113,7 +125,7 @@ export class TernRequest<P = Record<string, any>> {
 
   /** The body as text, read once (limit enforced); an empty string when there is none. */
   text(): Promise<string> {
-    return (this.bodyText ??= readBody(this.raw, this.limits.bodyLimit).then((buf) => buf.toString('utf8')));
+    return (this.bodyText ??= this.buffer().then((buf) => buf.toString('utf8')));
   }
 
   /**
@@ -130,6 +142,86 @@ export class TernRequest<P = Record<string, any>> {
       this.jsonValue = this.text().then((text) => parseJson(text, this.limits.jsonDepthLimit));
     }
     return this.jsonValue as Promise<T>;
+  }
+
+  /**
+   * The raw body bytes, read once (`text()`, `json()` and `form()` share this read); 413 over
+   * `bodyLimit`. Rejects with a `TernTypeError` after `stream()`, `parts()` or `multipart()`.
+   *
+   * @example
+   * app.post('/webhook', async (req) => ({ valid: verifySignature(await req.buffer(), req.headers.get('x-signature')) }));
+   */
+  buffer(): Promise<Buffer> {
+    if (this.bodyAccess === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
+    this.bodyAccess = 'whole';
+    return (this.bodyBuffer ??= readBody(this.raw, this.limits.bodyLimit));
+  }
+
+  /**
+   * The body as a Readable, for bodies you pass on rather than hold. Throws the 413 problem at
+   * once when the declared Content-Length is over `bodyLimit`; a chunked body that passes it
+   * makes the stream error with the same problem, a client that goes away with
+   * `TERN_CLIENT_ABORTED`. The body can be taken this way once, and not after it was read whole
+   * (a `TernTypeError` says so).
+   *
+   * @example
+   * app.put('/blobs/{key}', async (req) => { await pipeline(req.stream(), createWriteStream(tmpPath)); return { ok: true }; });
+   */
+  stream(): Readable {
+    if (this.bodyAccess) throw bodyAlreadyRead('stream()', this.bodyAccess);
+    const stream = limitedBodyStream(this.raw, this.limits.bodyLimit);
+    this.bodyAccess = 'stream';
+    return stream;
+  }
+
+  /**
+   * An `application/x-www-form-urlencoded` body as a null-prototype object (a repeated name gives
+   * a list of its values), read once. 415 for another content type, 413 over `formFieldLimit`
+   * fields or `bodyLimit` bytes.
+   *
+   * @example
+   * app.post('/login', async (req) => { const { user, password } = await req.form(); ... });
+   */
+  form(): Promise<FormFields> {
+    if (!this.formValue) {
+      try {
+        assertMediaType(this.raw, FORM_TYPE, 'a form body');
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      this.formValue = this.text().then((text) => parseForm(text, this.limits.formFieldLimit ?? 1000));
+    }
+    return this.formValue;
+  }
+
+  /**
+   * A `multipart/form-data` body read into memory within `limits`: text fields and files with
+   * their bytes. Read once; later calls return the same result (their options are not used).
+   * 415 for another content type, 413 naming the limit passed, 400 for a malformed body.
+   *
+   * @example
+   * const { fields, files } = await req.multipart({ limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
+   */
+  multipart(options?: MultipartOptions): Promise<MultipartBody> {
+    if (this.multipartValue) return this.multipartValue;
+    if (this.bodyAccess) return Promise.reject(bodyAlreadyRead('multipart()', this.bodyAccess));
+    this.bodyAccess = 'stream';
+    return (this.multipartValue = readMultipart(this.raw, options, this.limits.bodyLimit));
+  }
+
+  /**
+   * The parts of a `multipart/form-data` body as they arrive, file contents streamed; the limits
+   * and answers of `multipart()` apply and are thrown from the loop. Once per request.
+   *
+   * @example
+   * for await (const part of req.parts({ limits: { fileSize: 50 * 1024 * 1024 } })) {
+   *   if (part.type === 'file') await pipeline(part.stream, storage.writer(randomUUID()));
+   * }
+   */
+  parts(options?: MultipartOptions): AsyncIterableIterator<MultipartPart> {
+    if (this.bodyAccess) throw bodyAlreadyRead('parts()', this.bodyAccess);
+    this.bodyAccess = 'stream';
+    return multipartParts(this.raw, options, this.limits.bodyLimit);
   }
 
   /** True when the request carries a body (a length above zero, or chunked). */
