@@ -143,7 +143,7 @@ describe('multipart over a socket', () => {
   let app: TernApp;
   let port: number;
   let result: ReturnType<typeof deferred<string>>;
-  let started: ReturnType<typeof deferred>;
+  let started: ReturnType<typeof deferred<void>>;
 
   beforeAll(async () => {
     app = new TernApp({ config: new MakeConfig({ bodyLimit: 100_000 }), logger: false });

@@ -108,7 +108,7 @@ describe('req.stream() over a socket', () => {
   let app: TernApp;
   let port: number;
   let result: ReturnType<typeof deferred<string>>;
-  let started: ReturnType<typeof deferred>;
+  let started: ReturnType<typeof deferred<void>>;
 
   beforeAll(async () => {
     app = new TernApp({ config: new MakeConfig({ bodyLimit: 1000 }), logger: false });

@@ -5,7 +5,7 @@
  * the disk: file contents go to whoever consumes each file stream.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
@@ -107,14 +107,19 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
       stream.resume();
       return;
     }
-    current = stream;
-    // The failure is reported through the sink; an unlistened stream error must not crash the process.
+    // Consumers get a stream of Tern's own: when busboy fails it destroys its file stream with
+    // its raw error, and the consumer must see Tern's problem (through `fail`) instead.
+    const contents = new PassThrough();
+    // Failures reach the sink; an error nobody listens for must not crash the process.
     stream.on('error', ignore);
+    contents.on('error', ignore);
+    stream.pipe(contents);
+    current = contents;
     stream.on('limit', () => fail(multipartLimit('fileSize', `File '${info.filename ?? name}' in field '${name}' is larger than ${limits.fileSize} bytes`)));
-    stream.on('end', () => {
-      if (current === stream) current = undefined;
+    contents.on('end', () => {
+      if (current === contents) current = undefined;
     });
-    sink.file({ fieldName: name, filename: info.filename ?? '', mimeType: info.mimeType, stream });
+    sink.file({ fieldName: name, filename: info.filename ?? '', mimeType: info.mimeType, stream: contents });
   });
   parser.on('filesLimit', () => fail(multipartLimit('files', `The body has more than ${limits.files} files`)));
   parser.on('fieldsLimit', () => fail(multipartLimit('fields', `The body has more than ${limits.fields} fields`)));
