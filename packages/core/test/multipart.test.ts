@@ -184,6 +184,30 @@ describe('multipart over a socket', () => {
     expect(await result.promise).toBe('TERN_CLIENT_ABORTED');
   });
 
+  it('answers 413 when a chunked body streams past bodyLimit', async () => {
+    const chunk = filePart + 'x'.repeat(60_000);
+    const request =
+      `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n` +
+      `${chunk.length.toString(16)}\r\n${chunk}\r\n` +
+      `${(60_000).toString(16)}\r\n${'y'.repeat(60_000)}\r\n`;
+    const limited = new TernApp({ config: new MakeConfig({ bodyLimit: 100_000 }), logger: false });
+    const seen = deferred<string>();
+    limited.post('/upload', async (req) => {
+      const reading = req.multipart();
+      seen.resolve(await outcome(reading));
+      return reading;
+    });
+    const limitedPort = await listenOnFreePort(limited);
+    try {
+      const exchange = await rawExchange(limitedPort, request, { waitMs: 5000 });
+      expect(await seen.promise).toBe('TERN_BODY_TOO_LARGE');
+      expect(statusOf(exchange.data)).toBe(413);
+      expect(exchange.closedByServer).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it.each(['/upload', '/stream-parts'])('%s answers 413 while the file streams past fileSize, without waiting for the rest', async (url) => {
     // Declares 50 kB but sends 2 kB of the file and then waits: the answer comes before the rest.
     const exchange = await rawExchange(port, head(url, 50_000) + filePart + 'x'.repeat(2000), { waitMs: 5000 });

@@ -1,10 +1,20 @@
 import { TernTypeError } from '../errors';
+import type { FormFields } from './form';
+import type { MultipartBody } from './multipart';
 
 /**
  * How a request's body has been taken: read whole (`buffer`, `text`, `json`, `form`, which share
  * one read) or handed over as a stream (`stream`, `parts`, `multipart`, one of them, once).
  */
 export type BodyAccess = 'whole' | 'stream';
+
+/** What a request remembers of its body reads besides JSON: how it was taken, and each result. */
+export interface BodyReads {
+  access?: BodyAccess;
+  buffer?: Promise<Buffer>;
+  form?: Promise<FormFields>;
+  multipart?: Promise<MultipartBody>;
+}
 
 /** The misuse error for reading a body a second, incompatible way. */
 export function bodyAlreadyRead(call: string, taken: BodyAccess): TernTypeError {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseCookie } from 'cookie';
 import type { Readable } from 'node:stream';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
-import { bodyAlreadyRead, type BodyAccess } from './body-access';
+import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
 import { assertMediaType, FORM_TYPE } from './media-type';
@@ -55,10 +55,8 @@ export class TernRequest<P = Record<string, any>> {
   private cookiesView?: RequestCookies;
   private bodyText?: Promise<string>;
   private jsonValue?: Promise<unknown>;
-  private bodyAccess?: BodyAccess;
-  private bodyBuffer?: Promise<Buffer>;
-  private formValue?: Promise<FormFields>;
-  private multipartValue?: Promise<MultipartBody>;
+  /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
+  private bodyReads?: BodyReads;
 
   constructor(
     readonly raw: IncomingMessage,
@@ -152,9 +150,10 @@ export class TernRequest<P = Record<string, any>> {
    * app.post('/webhook', async (req) => ({ valid: verifySignature(await req.buffer(), req.headers.get('x-signature')) }));
    */
   buffer(): Promise<Buffer> {
-    if (this.bodyAccess === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
-    this.bodyAccess = 'whole';
-    return (this.bodyBuffer ??= readBody(this.raw, this.limits.bodyLimit));
+    const reads = (this.bodyReads ??= {});
+    if (reads.access === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
+    reads.access = 'whole';
+    return (reads.buffer ??= readBody(this.raw, this.limits.bodyLimit));
   }
 
   /**
@@ -168,9 +167,10 @@ export class TernRequest<P = Record<string, any>> {
    * app.put('/blobs/{key}', async (req) => { await pipeline(req.stream(), createWriteStream(tmpPath)); return { ok: true }; });
    */
   stream(): Readable {
-    if (this.bodyAccess) throw bodyAlreadyRead('stream()', this.bodyAccess);
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) throw bodyAlreadyRead('stream()', reads.access);
     const stream = limitedBodyStream(this.raw, this.limits.bodyLimit);
-    this.bodyAccess = 'stream';
+    reads.access = 'stream';
     return stream;
   }
 
@@ -183,15 +183,16 @@ export class TernRequest<P = Record<string, any>> {
    * app.post('/login', async (req) => { const { user, password } = await req.form(); ... });
    */
   form(): Promise<FormFields> {
-    if (!this.formValue) {
+    const reads = (this.bodyReads ??= {});
+    if (!reads.form) {
       try {
         assertMediaType(this.raw, FORM_TYPE, 'a form body');
       } catch (err) {
         return Promise.reject(err);
       }
-      this.formValue = this.text().then((text) => parseForm(text, this.limits.formFieldLimit ?? 1000));
+      reads.form = this.text().then((text) => parseForm(text, this.limits.formFieldLimit ?? 1000));
     }
-    return this.formValue;
+    return reads.form;
   }
 
   /**
@@ -203,10 +204,11 @@ export class TernRequest<P = Record<string, any>> {
    * const { fields, files } = await req.multipart({ limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
    */
   multipart(options?: MultipartOptions): Promise<MultipartBody> {
-    if (this.multipartValue) return this.multipartValue;
-    if (this.bodyAccess) return Promise.reject(bodyAlreadyRead('multipart()', this.bodyAccess));
-    this.bodyAccess = 'stream';
-    return (this.multipartValue = readMultipart(this.raw, options, this.limits.bodyLimit));
+    const reads = (this.bodyReads ??= {});
+    if (reads.multipart) return reads.multipart;
+    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    reads.access = 'stream';
+    return (reads.multipart = readMultipart(this.raw, options, this.limits.bodyLimit));
   }
 
   /**
@@ -219,8 +221,9 @@ export class TernRequest<P = Record<string, any>> {
    * }
    */
   parts(options?: MultipartOptions): AsyncIterableIterator<MultipartPart> {
-    if (this.bodyAccess) throw bodyAlreadyRead('parts()', this.bodyAccess);
-    this.bodyAccess = 'stream';
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
+    reads.access = 'stream';
     return multipartParts(this.raw, options, this.limits.bodyLimit);
   }
 
