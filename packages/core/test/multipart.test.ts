@@ -184,6 +184,15 @@ describe('multipart over a socket', () => {
     expect(await result.promise).toBe('TERN_CLIENT_ABORTED');
   });
 
+  it('answers 400 for a malformed body without reading the rest, and closes the connection', async () => {
+    const broken = `--${BOUNDARY}\r\nContent-Disposition form-data\r\n\r\nvalue\r\n`;
+    const exchange = await rawExchange(port, head('/upload', 50_000) + broken + 'x'.repeat(1000), { waitMs: 5000 });
+    expect(await result.promise).toBe('TERN_INVALID_MULTIPART');
+    expect(statusOf(exchange.data)).toBe(400);
+    expect(exchange.data).toMatch(/\r\nconnection: close\r\n/i);
+    expect(exchange.closedByServer).toBe(true);
+  });
+
   it('answers 413 when a chunked body streams past bodyLimit', async () => {
     const chunk = filePart + 'x'.repeat(60_000);
     const request =

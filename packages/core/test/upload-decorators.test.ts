@@ -1,3 +1,4 @@
+import { validate } from '@readme/openapi-parser';
 import { IsInt, IsString } from 'class-validator';
 import { Type } from 'class-transformer';
 import { Body, Controller, Post, TernApp, buildOpenAPIDocument } from '@tern/core';
@@ -148,6 +149,13 @@ describe('upload declarations', () => {
         },
       },
     });
+  });
+
+  it('writes a valid OpenAPI 3.1 document', async () => {
+    const app = await appWith(PhotoController);
+    const result = await validate(structuredClone(buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig)));
+    expect(result).toMatchObject({ valid: true });
+    expect(result.warnings).toEqual([]);
   });
 
   it('documents form routes under their consumed media types', async () => {
