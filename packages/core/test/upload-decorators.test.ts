@@ -153,7 +153,8 @@ describe('upload declarations', () => {
 
   it('writes a valid OpenAPI 3.1 document', async () => {
     const app = await appWith(PhotoController);
-    const result = await validate(structuredClone(buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig)));
+    const document = buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig);
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
     expect(result).toMatchObject({ valid: true });
     expect(result.warnings).toEqual([]);
   });
