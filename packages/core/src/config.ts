@@ -25,9 +25,13 @@ export class MakeConfig {
    * instead of logging a warning (default `false`). Such a model strips every property.
    */
   readonly strictModels: boolean;
+  /** Most fields a urlencoded form body may have (default 1000); more is a 413. */
+  readonly formFieldLimit: number;
 
   constructor(
-    options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'forbidUnknownProperties' | 'strictModels'>> = {},
+    options: Partial<
+      Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'forbidUnknownProperties' | 'strictModels' | 'formFieldLimit'>
+    > = {},
   ) {
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
@@ -35,6 +39,7 @@ export class MakeConfig {
     this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
     this.forbidUnknownProperties = options.forbidUnknownProperties === true;
     this.strictModels = options.strictModels === true;
+    this.formFieldLimit = positive(options.formFieldLimit, 1000, 'formFieldLimit');
   }
 }
 

@@ -62,7 +62,22 @@ export interface MethodMeta extends LevelMeta {
 }
 
 /** Where a parameter's value comes from. */
-export type ParamSource = 'param' | 'query' | 'body' | 'header' | 'cookie' | 'req' | 'res' | 'user';
+export type ParamSource = 'param' | 'query' | 'body' | 'header' | 'cookie' | 'req' | 'res' | 'user' | 'file' | 'files';
+
+/**
+ * `@UploadedFile(name, options)` / `@UploadedFiles(name, options)` options.
+ *
+ * @example
+ * const avatar: UploadedFileOptions = { maxSize: 1024 * 1024, mimeTypes: ['image/png', 'image/jpeg'] };
+ */
+export interface UploadedFileOptions {
+  /** Largest accepted file in bytes; larger is a 413 naming the field. */
+  maxSize?: number;
+  /** Accepted media types (`image/png`, or `image/*` for a whole family); another is a 415 listing them. */
+  mimeTypes?: string[];
+  /** `@UploadedFile` only: a missing file is a 422 unless this is `false` (then the argument is `undefined`). */
+  required?: boolean;
+}
 
 /** One decorated method parameter. */
 export interface ParamMeta {
@@ -74,6 +89,8 @@ export interface ParamMeta {
   model?: Function;
   /** The decorator as written, for error messages: `@Param('id')`. */
   label: string;
+  /** `@UploadedFile` / `@UploadedFiles` options. */
+  upload?: UploadedFileOptions;
 }
 
 const CONTROLLER = 'tern:controller';

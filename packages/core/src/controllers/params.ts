@@ -11,6 +11,7 @@ import { SchemaRegistry } from '../openapi/schema';
 import type { ValidationResult } from '../validation';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
+import { UploadFailure, uploadParam, uploadResolver, type RouteMultipart, type UploadParam } from './uploads';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
 export class ParamFailure {
@@ -34,6 +35,8 @@ export interface CompiledParam {
   openapi: ParameterObject[];
   /** The resolver can answer a ParamFailure (a 422), so the document lists one. */
   canFail: boolean;
+  /** `@UploadedFile` / `@UploadedFiles`: the file field, for the route options and the document. */
+  upload?: UploadParam;
 }
 
 /** What the scanner knows about the method a parameter belongs to. */
@@ -52,6 +55,8 @@ export interface ParamContext {
   forbidUnknownProperties?: boolean;
   /** Called with each model compiled here (the app warns about models without rules). */
   checkModel?: (model: Function, where: string) => void;
+  /** The route's multipart options, set once every parameter is compiled (uploads read them). */
+  multipart: RouteMultipart;
 }
 
 const FAIL: unique symbol = Symbol('tern.conversion-failed');
@@ -161,7 +166,19 @@ export function compileParam(meta: ParamMeta, type: Function | undefined, ctx: P
     case 'header':
     case 'cookie':
       return compileNamed(meta, type, ctx);
+    case 'file':
+    case 'files':
+      return compileUpload(meta, ctx);
   }
+}
+
+/** `@UploadedFile(name)` / `@UploadedFiles(name?)`: files of the multipart body (see uploads.ts). */
+function compileUpload(meta: ParamMeta, ctx: ParamContext): CompiledParam {
+  const upload = uploadParam(meta);
+  const files = uploadResolver(upload, ctx.multipart);
+  const resolve: ParamResolver = (req) =>
+    files(req).then((value) => (value instanceof UploadFailure ? new ParamFailure('TERN_VALIDATION_FAILED', value.detail, [{ path: value.path, message: value.message }]) : value));
+  return { resolve, async: true, openapi: [], canFail: !upload.multiple, upload };
 }
 
 function plain(resolve: ParamResolver): CompiledParam {

@@ -9,7 +9,9 @@ import { TernError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
+import type { MultipartOptions } from '../http/multipart-limits';
 import { markChecksInput } from '../openapi/input-checks';
+import { markUploadFields } from '../openapi/upload-fields';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
 import { Routes } from '../routing/routes';
@@ -28,6 +30,7 @@ import {
 import { compileParam, ParamFailure, type CompiledParam } from './params';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelCompiler } from '../validation/model-compiler';
+import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
@@ -205,7 +208,7 @@ function orderedParams(
       throw new TernError(
         'TERN_CONTROLLER_UNDECORATED_PARAM',
         `${where}, parameter #${i}${type ? ` (typed ${type.name})` : ''} has no decorator, so Tern does not know what to pass. ` +
-          "Add one of @Param('name'), @Query('name'), @Query(), @Body(), @Header('name'), @Cookie('name'), @Req(), @Res() or @User().",
+          "Add one of @Param('name'), @Query('name'), @Query(), @Body(), @Header('name'), @Cookie('name'), @Req(), @Res(), @User(), @UploadedFile('name') or @UploadedFiles().",
       );
     }
     out.push({ meta, type: types?.[i] });
@@ -277,8 +280,11 @@ function buildRoute(input: RouteInput): Routes<any> {
     forbidUnknownProperties: forbidUnknownProperties ?? input.appForbidsUnknown,
     checkModel: input.checkModel,
     compiler: input.compiler,
+    multipart: {} as RouteMultipart,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
+  const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
+  context.multipart.options = routeMultipartOptions(extra.multipart as MultipartOptions | undefined, uploads);
 
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
@@ -311,6 +317,8 @@ function buildRoute(input: RouteInput): Routes<any> {
     excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
     statusCode: statusCode as number | undefined,
     forbidUnknownProperties,
+    consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
+    multipart: context.multipart.options,
   };
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 
@@ -322,6 +330,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     handler: buildHandler(input.instance, input.fn, compiledParams, code),
   });
   if (compiledParams.some((p) => p.canFail)) markChecksInput(route);
+  if (uploads.length > 0) markUploadFields(route, uploads);
   return route;
 }
 

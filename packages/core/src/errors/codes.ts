@@ -46,13 +46,17 @@ const table = {
   TERN_JSON_FORBIDDEN_KEY: { kind: 'request', status: 400, meaning: 'The JSON has a __proto__ or constructor.prototype key.' },
   TERN_JSON_TOO_DEEP: { kind: 'request', status: 400, meaning: 'The JSON nests deeper than jsonDepthLimit.' },
   TERN_BAD_CONTENT_TYPE: { kind: 'request', status: 400, meaning: 'The Content-Type header cannot be parsed.' },
-  TERN_UNSUPPORTED_MEDIA_TYPE: { kind: 'request', status: 415, meaning: 'A JSON body was expected and the content type is not JSON.' },
+  TERN_UNSUPPORTED_MEDIA_TYPE: { kind: 'request', status: 415, meaning: 'The body has a content type the reader or the route does not accept.' },
   TERN_BODY_TOO_LARGE: { kind: 'request', status: 413, meaning: 'The body is over bodyLimit.' },
   TERN_BODY_READ_FAILED: { kind: 'request', status: 400, meaning: 'The body stream failed.' },
   TERN_INVALID_PARAMETER: { kind: 'request', status: 422, meaning: 'A controller query, header or cookie value does not convert to its type.' },
   TERN_UNAUTHORIZED: { kind: 'request', status: 401, meaning: 'Credentials missing or refused by the verifier.' },
   TERN_FORBIDDEN: { kind: 'request', status: 403, meaning: 'Valid credentials lacking a required OAuth2 scope.' },
   TERN_CLIENT_ABORTED: { kind: 'request', status: 400, meaning: 'The client hung up mid-body.' },
+  TERN_FORM_TOO_MANY_FIELDS: { kind: 'request', status: 413, meaning: 'A urlencoded form has more fields than formFieldLimit.' },
+  TERN_MULTIPART_LIMIT: { kind: 'request', status: 413, meaning: 'A multipart body passes one of its limits; the detail names it.' },
+  TERN_INVALID_MULTIPART: { kind: 'request', status: 400, meaning: 'The multipart body is malformed or cut short.' },
+  TERN_FILE_TYPE_NOT_ALLOWED: { kind: 'request', status: 415, meaning: 'An uploaded file has a type the route does not accept.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
@@ -62,6 +66,7 @@ const table = {
   TERN_INVALID_MAPPED_TYPE: { kind: 'startup', meaning: 'PartialType/PickType/OmitType/IntersectionType got something that is not a class, or unknown keys.' },
   TERN_INVALID_CORS_OPTIONS: { kind: 'startup', meaning: 'cors() got options it cannot honour (credentials with a wildcard origin, a bad origin).' },
   TERN_INVALID_COMPRESS_OPTIONS: { kind: 'startup', meaning: 'compress() got an invalid threshold, level or filter.' },
+  TERN_INVALID_BODY_OPTIONS: { kind: 'startup', meaning: "A route's consumes or multipart options, or an upload decorator's, cannot be honoured." },
   TERN_INVALID_RESPONSE_MODEL: { kind: 'startup', meaning: "A route's declared response cannot be compiled into a filtering serializer." },
   TERN_INVALID_OPENAPI_OPTIONS: { kind: 'startup', meaning: 'A docs security option (frame ancestors, connect sources, CSP) is malformed.' },
   TERN_UNSAFE_CONVERTER_REGEX: { kind: 'startup', meaning: "A converter's regex can backtrack catastrophically." },
@@ -109,6 +114,7 @@ const table = {
   TERN_INVALID_ARGUMENT: { kind: 'usage', error: 'TypeError', meaning: 'An argument or option has the wrong type or shape.' },
   TERN_INVALID_STATUS: { kind: 'usage', error: 'RangeError', meaning: 'A status code out of range, or not an error status where one is needed.' },
   TERN_INVALID_LIMIT: { kind: 'usage', error: 'RangeError', meaning: 'A numeric limit is not a positive integer.' },
+  TERN_BODY_ALREADY_READ: { kind: 'usage', error: 'TypeError', meaning: 'The body was already taken as a stream, or read whole before stream(), parts() or multipart().' },
 } as const satisfies Record<`TERN_${string}`, ErrorCodeEntry>;
 
 for (const entry of Object.values(table)) Object.freeze(entry);

@@ -9,6 +9,8 @@ export interface BodyLimits {
   bodyLimit: number;
   /** Deepest JSON nesting accepted; deeper bodies would overflow validators (default 64). */
   jsonDepthLimit: number;
+  /** Most fields a urlencoded form may have (default 1000). */
+  formFieldLimit?: number;
 }
 
 /** True when the declared Content-Length alone already exceeds the limit. */

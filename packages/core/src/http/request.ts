@@ -2,7 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
 import { responseSignal } from './abort';
+import type { Readable } from 'node:stream';
 import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
+import { bodyAlreadyRead, type BodyReads } from './body-access';
+import { limitedBodyStream } from './body-stream';
+import { parseForm, type FormFields } from './form';
+import { assertMediaType, FORM_TYPE } from './media-type';
+import { readMultipart, type MultipartBody } from './multipart';
+import type { MultipartOptions } from './multipart-limits';
+import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 
 /** Case-insensitive read access to request headers. */
@@ -56,6 +64,8 @@ export class TernRequest<P = Record<string, any>> {
    * @internal
    */
   declare rawResponse?: ServerResponse;
+  /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
+  private bodyReads?: BodyReads;
 
   constructor(
     readonly raw: IncomingMessage,
@@ -122,7 +132,7 @@ export class TernRequest<P = Record<string, any>> {
 
   /** The body as text, read once (limit enforced); an empty string when there is none. */
   text(): Promise<string> {
-    return (this.bodyText ??= readBody(this.raw, this.limits.bodyLimit).then((buf) => buf.toString('utf8')));
+    return (this.bodyText ??= this.buffer().then((buf) => buf.toString('utf8')));
   }
 
   /**
@@ -174,6 +184,91 @@ export class TernRequest<P = Record<string, any>> {
    */
   get host(): string | undefined {
     return this.raw.headers.host;
+  }
+
+  /**
+   * The raw body bytes, read once (`text()`, `json()` and `form()` share this read); 413 over
+   * `bodyLimit`. Rejects with a `TernTypeError` after `stream()`, `parts()` or `multipart()`.
+   *
+   * @example
+   * app.post('/webhook', async (req) => ({ valid: verifySignature(await req.buffer(), req.headers.get('x-signature')) }));
+   */
+  buffer(): Promise<Buffer> {
+    const reads = (this.bodyReads ??= {});
+    if (reads.access === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
+    reads.access = 'whole';
+    return (reads.buffer ??= readBody(this.raw, this.limits.bodyLimit));
+  }
+
+  /**
+   * The body as a Readable, for bodies you pass on rather than hold. Throws the 413 problem at
+   * once when the declared Content-Length is over `bodyLimit`; a chunked body that passes it
+   * makes the stream error with the same problem, a client that goes away with
+   * `TERN_CLIENT_ABORTED`. The body can be taken this way once, and not after it was read whole
+   * (a `TernTypeError` says so).
+   *
+   * @example
+   * app.put('/blobs/{key}', async (req) => { await pipeline(req.stream(), createWriteStream(tmpPath)); return { ok: true }; });
+   */
+  stream(): Readable {
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) throw bodyAlreadyRead('stream()', reads.access);
+    const stream = limitedBodyStream(this.raw, this.limits.bodyLimit);
+    reads.access = 'stream';
+    return stream;
+  }
+
+  /**
+   * An `application/x-www-form-urlencoded` body as a null-prototype object (a repeated name gives
+   * a list of its values), read once. 415 for another content type, 413 over `formFieldLimit`
+   * fields or `bodyLimit` bytes.
+   *
+   * @example
+   * app.post('/login', async (req) => { const { user, password } = await req.form(); ... });
+   */
+  form(): Promise<FormFields> {
+    const reads = (this.bodyReads ??= {});
+    if (!reads.form) {
+      try {
+        assertMediaType(this.raw, FORM_TYPE, 'a form body');
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      reads.form = this.text().then((text) => parseForm(text, this.limits.formFieldLimit ?? 1000));
+    }
+    return reads.form;
+  }
+
+  /**
+   * A `multipart/form-data` body read into memory within `limits`: text fields and files with
+   * their bytes. Read once; later calls return the same result (their options are not used).
+   * 415 for another content type, 413 naming the limit passed, 400 for a malformed body.
+   *
+   * @example
+   * const { fields, files } = await req.multipart({ limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
+   */
+  multipart(options?: MultipartOptions): Promise<MultipartBody> {
+    const reads = (this.bodyReads ??= {});
+    if (reads.multipart) return reads.multipart;
+    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    reads.access = 'stream';
+    return (reads.multipart = readMultipart(this.raw, options, this.limits.bodyLimit));
+  }
+
+  /**
+   * The parts of a `multipart/form-data` body as they arrive, file contents streamed; the limits
+   * and answers of `multipart()` apply and are thrown from the loop. Once per request.
+   *
+   * @example
+   * for await (const part of req.parts({ limits: { fileSize: 50 * 1024 * 1024 } })) {
+   *   if (part.type === 'file') await pipeline(part.stream, storage.writer(randomUUID()));
+   * }
+   */
+  parts(options?: MultipartOptions): AsyncIterableIterator<MultipartPart> {
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
+    reads.access = 'stream';
+    return multipartParts(this.raw, options, this.limits.bodyLimit);
   }
 
   /** True when the request carries a body (a length above zero, or chunked). */

@@ -16,6 +16,8 @@ import type { CompiledPath } from '../routing/path';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
+import { describeRequestBody } from './request-body';
+import { uploadFieldsOf } from './upload-fields';
 import { OperationIds, type OperationRef } from './operation-id';
 import { SchemaRegistry } from './schema';
 import type { ModelCompiler } from '../validation/model-compiler';
@@ -143,12 +145,9 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   out.operationId = context.ids.idFor(operation);
   const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
   if (parameters.length > 0) out.parameters = parameters;
-  if (options.requestModel !== undefined) {
-    out.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: describeShape(context.registry, options.requestModel, `${where}: requestModel`) } },
-    };
-  }
+  const model = options.requestModel === undefined ? undefined : describeShape(context.registry, options.requestModel, `${where}: requestModel`);
+  const requestBody = describeRequestBody(model, options.consumes, uploadFieldsOf(compiledOf(route).declaration));
+  if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
   if (route.security !== undefined) out.security = route.security.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, [...scopes]])));

@@ -7,6 +7,7 @@ import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
+import { compileBodyInput, type BodyInput } from './body-input';
 import { invoke, type Step } from './chain';
 
 export interface TerminalOptions {
@@ -22,24 +23,29 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
   const { validator } = route;
+  const read = compileBodyInput(route);
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   return (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    return validateBody(req, validator).then((body) => {
+    return validateBody(req, validator, read).then((body) => {
       req.body = body;
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });
   };
 }
 
-async function validateBody(req: TernRequest, validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>): Promise<object> {
+async function validateBody(
+  req: TernRequest,
+  validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>,
+  read: BodyInput,
+): Promise<object> {
   if (!req.hasBody) {
     throw requestError('TERN_VALIDATION_FAILED', 'Request body is required.', {
       errors: [{ path: '', message: 'request body is required' }],
     });
   }
-  const pending = validator(await req.json());
+  const pending = validator(await read(req));
   // Compiled models answer synchronously; only the class-validator fallback returns a promise.
   const result = pending instanceof Promise ? await pending : pending;
   if (!result.ok) {

@@ -1,5 +1,6 @@
 import { RouteConflictError, type HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
+import { hasDecodedDotSegment } from './dot-segments';
 import type { CompiledRoute } from './compile';
 import { convertParam, matchPath } from './path';
 import { createMatcher, type Matcher } from './matcher';
@@ -199,14 +200,6 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
 }
 
 const NO_MATCH = Symbol('no match');
-
-/**
- * A decoded value holding a `.` or `..` segment (`..%2f..%2fetc` decodes to `../../etc`), with
- * `\` counted as a separator too: handlers that join it onto a folder would leave the folder.
- */
-function hasDecodedDotSegment(value: string): boolean {
-  return value.includes('.') && /(?:^|[/\\])\.{1,2}(?:[/\\]|$)/.test(value);
-}
 
 function badPath(): HTTPException {
   return requestError('TERN_BAD_PATH', "Paths with '.' or '..' segments are not accepted.");

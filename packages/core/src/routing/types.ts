@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParameterObject } from 'openapi3-ts/oas31';
+import type { MultipartOptions } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 
@@ -72,6 +73,14 @@ export interface RouteOptions {
   excludeFromSchema?: boolean;
   /** The status sent when the handler returns a plain value (default 200). */
   statusCode?: number;
+  /**
+   * Media types the `requestModel` is read from: `'application/json'` (the default, alone),
+   * `'application/x-www-form-urlencoded'`, `'multipart/form-data'` (its text fields). Another
+   * Content-Type is a 415 naming these. Also what the OpenAPI document lists.
+   */
+  consumes?: string[];
+  /** Limits of a multipart body read for the `requestModel` or a controller's uploaded files. */
+  multipart?: MultipartOptions;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Unknown `requestModel` properties answer 422 naming them instead of being stripped (default: the app's `MakeConfig`). */

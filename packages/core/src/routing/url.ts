@@ -1,5 +1,6 @@
 import { UrlGenerationError } from '../errors';
 import { URLPath, type QueryValue } from '../structs';
+import { hasDecodedDotSegment } from './dot-segments';
 import type { CompiledRoute } from './compile';
 
 /**
@@ -31,7 +32,7 @@ export function buildUrl(route: CompiledRoute, params: Record<string, unknown>):
     }
     const segments = part.converterName === 'path' ? text.split('/') : [text];
     // Tern refuses '.' and '..' segments (clients and proxies rewrite them), so never emit one.
-    if (segments.some((segment) => segment === '.' || segment === '..')) {
+    if (hasDecodedDotSegment(text)) {
       throw new UrlGenerationError(`urlFor('${route.name}'): parameter '${part.name}' would make a '.' or '..' path segment.`);
     }
     delete rest[part.name];

@@ -1,7 +1,8 @@
 import { paramList, type ParamMeta, type ParamSource } from '../metadata';
 import { misuse } from './targets';
 
-function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model'> = {}): ParameterDecorator {
+/** Records one parameter decorator (shared by the parameter decorator files). */
+export function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload'> = {}): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) {
       throw misuse(`${label} on a constructor parameter of ${(target as Function).name}: parameter decorators belong on route methods. Pass dependencies to registerControllers as a built instance instead.`);

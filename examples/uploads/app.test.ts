@@ -1,0 +1,79 @@
+import { createHmac } from 'node:crypto';
+import { buildApp, WEBHOOK_SECRET } from './app';
+
+const BOUNDARY = 'example-boundary';
+
+function multipart(parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }>): Buffer {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`));
+    chunks.push(Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+
+describe('uploads example', () => {
+  it('stores an avatar under its own id, never the file name', async () => {
+    const app = buildApp();
+    const payload = multipart([{ name: 'alt', value: 'A cat' }, { name: 'avatar', value: PNG, filename: '../../cat.png', type: 'image/png' }]);
+    const created = await app.inject({ method: 'POST', url: '/avatars', headers, payload });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json();
+    expect(created.json()).toEqual({ id, size: PNG.length, type: 'image/png', alt: 'A cat' });
+    const read = await app.inject({ url: `/avatars/${id}` });
+    expect(read.json()).toEqual({ id, originalName: 'cat.png', type: 'image/png', size: PNG.length });
+  });
+
+  it('refuses an avatar over 256 KiB with a 413 naming the limit', async () => {
+    const payload = multipart([{ name: 'avatar', value: Buffer.alloc(256 * 1024 + 1), filename: 'big.png', type: 'image/png' }]);
+    const response = await buildApp().inject({ method: 'POST', url: '/avatars', headers, payload });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().detail).toContain("multipart limit 'fileSize'");
+  });
+
+  it('refuses a file that is not an image', async () => {
+    const payload = multipart([{ name: 'avatar', value: 'hello', filename: 'a.txt', type: 'text/plain' }]);
+    expect((await buildApp().inject({ method: 'POST', url: '/avatars', headers, payload })).statusCode).toBe(415);
+  });
+
+  it('counts CSV rows as they stream in', async () => {
+    const payload = multipart([
+      { name: 'files', value: 'a,b\n1,2\n3,4\n', filename: 'one.csv', type: 'text/csv' },
+      { name: 'files', value: 'x\n', filename: 'two.csv', type: 'text/csv' },
+    ]);
+    const response = await buildApp().inject({ method: 'POST', url: '/imports', headers, payload });
+    expect(response.json()).toEqual({ counts: { 'one.csv': 3, 'two.csv': 1 } });
+  });
+
+  it('validates the feedback form like JSON', async () => {
+    const app = buildApp();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const ok = await app.inject({ method: 'POST', url: '/feedback', headers: form, payload: 'email=ada%40example.com&kind=idea&message=More+cats' });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toEqual({ received: { email: 'ada@example.com', kind: 'idea', message: 'More cats' } });
+    const bad = await app.inject({ method: 'POST', url: '/feedback', headers: form, payload: 'email=nope&kind=rant&message=x' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['email', 'kind']);
+  });
+
+  it('checks a webhook signature over the raw bytes', async () => {
+    const body = '{"event":"paid", "amount": 10}';
+    const signature = createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
+    const app = buildApp();
+    const ok = await app.inject({ method: 'POST', url: '/webhooks/payments', headers: { 'x-signature': signature, 'content-type': 'application/json' }, payload: body });
+    expect(ok.json()).toEqual({ accepted: 'paid' });
+    const forged = await app.inject({ method: 'POST', url: '/webhooks/payments', headers: { 'x-signature': signature }, payload: body.replace('10', '1000') });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('documents the feedback body under both media types', async () => {
+    const app = buildApp();
+    const document = (await app.inject({ url: '/openapi.json' })).json();
+    expect(Object.keys(document.paths['/feedback'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Request bodies beyond JSON: avatar uploads held in memory within limits, a CSV import streamed
+ * part by part, a feedback form validated like JSON, and a webhook checked against the raw bytes.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
+import { HTTPException, MakeConfig, TernApp } from '@tern/core';
+
+export const WEBHOOK_SECRET = 'example-secret';
+const AVATAR_TYPES = ['image/png', 'image/jpeg'];
+
+export class Feedback {
+  @IsEmail() email: string;
+  @IsIn(['bug', 'idea', 'praise']) kind: string;
+  @IsString() @MaxLength(2000) message: string;
+}
+
+interface StoredAvatar {
+  id: string;
+  /** Kept for display only: a client's file name is never used as a path. */
+  originalName: string;
+  type: string;
+  bytes: Buffer;
+}
+
+export function buildApp(): TernApp {
+  // Every body, uploads included, stays under bodyLimit (here 2 MiB).
+  const app = new TernApp({ config: new MakeConfig({ bodyLimit: 2 * 1024 * 1024 }) });
+  const avatars = new Map<string, StoredAvatar>();
+
+  app.post('/avatars', { statusCode: 201, summary: 'Upload an avatar (PNG or JPEG, at most 256 KiB)' }, async (req) => {
+    const { fields, files } = await req.multipart({ limits: { fileSize: 256 * 1024, files: 1, fields: 2 } });
+    const [file] = files;
+    if (!file || file.fieldName !== 'avatar') throw new HTTPException(422, "Send the image in the field 'avatar'.");
+    if (!AVATAR_TYPES.includes(file.mimeType)) throw new HTTPException(415, `Avatars are ${AVATAR_TYPES.join(' or ')}, not ${file.mimeType}.`);
+    const id = randomUUID();
+    avatars.set(id, { id, originalName: file.filename, type: file.mimeType, bytes: file.buffer });
+    return { id, size: file.size, type: file.mimeType, alt: typeof fields.alt === 'string' ? fields.alt : null };
+  });
+
+  app.get('/avatars/{id:uuid}', async (_req, _res, { id }) => {
+    const avatar = avatars.get(id);
+    if (!avatar) throw new HTTPException(404, `No avatar ${id}`);
+    return { id, originalName: avatar.originalName, type: avatar.type, size: avatar.bytes.length };
+  });
+
+  // A large CSV is counted as it arrives: nothing is held but the current chunk.
+  app.post('/imports', { summary: 'Count the rows of uploaded CSV files' }, async (req) => {
+    const counts: Record<string, number> = {};
+    for await (const part of req.parts({ limits: { fileSize: 1024 * 1024, files: 5 } })) {
+      if (part.type !== 'file') continue;
+      let rows = 0;
+      for await (const chunk of part.stream) for (const byte of chunk as Buffer) if (byte === 0x0a) rows++;
+      counts[part.filename] = rows;
+    }
+    return { counts };
+  });
+
+  // An HTML form posts here; so may a script sending JSON. Both are validated by the model.
+  app.post(
+    '/feedback',
+    { requestModel: Feedback, consumes: ['application/x-www-form-urlencoded', 'application/json'], statusCode: 201 },
+    async (req) => ({ received: req.body }),
+  );
+
+  // A signature is computed over the exact bytes sent, so the body is read raw.
+  app.post('/webhooks/payments', async (req) => {
+    const raw = await req.buffer();
+    const expected = createHmac('sha256', WEBHOOK_SECRET).update(raw).digest();
+    const given = Buffer.from(req.headers.get('x-signature') ?? '', 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new HTTPException(401, 'Bad signature');
+    return { accepted: JSON.parse(raw.toString('utf8')).event };
+  });
+
+  return app;
+}

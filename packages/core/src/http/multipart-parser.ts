@@ -1,0 +1,153 @@
+/**
+ * One multipart body fed through busboy with Tern's rules: the declared length is checked first,
+ * bytes are counted against `bodyLimit` while streaming, each busboy limit becomes a 413 naming
+ * it, malformed framing a 400, a client that goes away `TERN_CLIENT_ABORTED`. Nothing touches
+ * the disk: file contents go to whoever consumes each file stream.
+ */
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { HTTPException } from '../errors';
+import { requestError } from '../errors/request-error';
+import { declaredLengthExceeds, payloadTooLarge } from './body';
+import { clientAborted } from './body-stream';
+import { assertMediaType } from './media-type';
+import { multipartLimit, type ResolvedLimits } from './multipart-limits';
+
+/** A file part as it starts: its contents arrive on `stream`. */
+export interface FilePartStart {
+  fieldName: string;
+  /** The client's file name, reduced to its last path segment by busboy; never a path Tern uses. */
+  filename: string;
+  mimeType: string;
+  stream: Readable;
+}
+
+/** Receives the parts of one body, then `done` exactly once. */
+export interface MultipartSink {
+  field(fieldName: string, value: string): void;
+  file(part: FilePartStart): void;
+  done(err?: HTTPException): void;
+}
+
+/** A parse under way; `abort` stops it (the sink's `done` is called with the error). */
+export interface MultipartSession {
+  abort(err: HTTPException): void;
+}
+
+/**
+ * Starts parsing `req` into `sink`. Throws (before reading anything) the 415 for another
+ * content type, the 413 for a declared length over `bodyLimit`, the 400 for a missing boundary.
+ */
+export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, bodyLimit: number, sink: MultipartSink): MultipartSession {
+  assertMediaType(req, 'multipart/form-data', 'a multipart body');
+  if (declaredLengthExceeds(req, bodyLimit)) throw payloadTooLarge(bodyLimit);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      // busboy reports a file or field that reaches its limit exactly; one more byte means "over".
+      limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1, headerPairs: 32 },
+      defParamCharset: 'utf8',
+    });
+  } catch (err) {
+    throw requestError('TERN_INVALID_MULTIPART', `The multipart body cannot be parsed: ${(err as Error).message}.`);
+  }
+
+  let size = 0;
+  let settled = false;
+  let current: Readable | undefined;
+
+  const cleanup = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    req.off('close', onClose);
+    parser.off('drain', onDrain);
+  };
+  const fail = (err: HTTPException) => {
+    if (settled) return;
+    settled = true;
+    cleanup();
+    // Stop reading: the answer closes the connection rather than draining an unwanted body.
+    if (!req.complete) req.pause();
+    const failure = withClose(err, req);
+    // busboy raises its limit events in the middle of its own write; tearing it down there
+    // would pull state from under it, so the teardown waits for that write to return.
+    process.nextTick(() => {
+      current?.destroy(failure);
+      parser.destroy();
+      sink.done(failure);
+    });
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bodyLimit) return fail(payloadTooLarge(bodyLimit));
+    if (!parser.write(chunk)) req.pause();
+  };
+  const onDrain = () => {
+    if (!settled) req.resume();
+  };
+  const onEnd = () => parser.end();
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ECONNRESET' || !req.complete) fail(clientAborted());
+    else fail(requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
+  };
+  const onClose = () => {
+    if (!req.complete) fail(clientAborted());
+  };
+
+  parser.on('field', (name, value, info) => {
+    if (settled) return;
+    if (info.valueTruncated) return fail(multipartLimit('fieldSize', `Field '${name}' is longer than ${limits.fieldSize} bytes`));
+    sink.field(name, value);
+  });
+  parser.on('file', (name, stream, info) => {
+    if (settled) {
+      stream.resume();
+      return;
+    }
+    // Consumers get a stream of Tern's own: when busboy fails it destroys its file stream with
+    // its raw error, and the consumer must see Tern's problem (through `fail`) instead.
+    const contents = new PassThrough();
+    // Failures reach the sink; an error nobody listens for must not crash the process.
+    stream.on('error', ignore);
+    contents.on('error', ignore);
+    stream.pipe(contents);
+    current = contents;
+    stream.on('limit', () => fail(multipartLimit('fileSize', `File '${info.filename ?? name}' in field '${name}' is larger than ${limits.fileSize} bytes`)));
+    contents.on('end', () => {
+      if (current === contents) current = undefined;
+    });
+    sink.file({ fieldName: name, filename: info.filename ?? '', mimeType: info.mimeType, stream: contents });
+  });
+  parser.on('filesLimit', () => fail(multipartLimit('files', `The body has more than ${limits.files} files`)));
+  parser.on('fieldsLimit', () => fail(multipartLimit('fields', `The body has more than ${limits.fields} fields`)));
+  parser.on('partsLimit', () => fail(multipartLimit('parts', `The body has more than ${limits.parts} parts`)));
+  parser.on('error', (err: Error) => fail(requestError('TERN_INVALID_MULTIPART', `The multipart body is malformed: ${err.message}.`)));
+  parser.on('close', () => {
+    if (settled) return;
+    settled = true;
+    cleanup();
+    sink.done();
+  });
+  parser.on('drain', onDrain);
+
+  if (req.readableEnded) {
+    parser.end();
+  } else {
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  }
+  return { abort: fail };
+}
+
+/** A failure before the body was all read also asks to close the connection (see write.ts for 413). */
+function withClose(err: HTTPException, req: IncomingMessage): HTTPException {
+  if (req.complete || err.status === 413) return err;
+  return requestError(err.code ?? 'TERN_INVALID_MULTIPART', err.detail ?? err.message, { headers: { ...err.headers, connection: 'close' } });
+}
+
+function ignore(): void {}

@@ -1,0 +1,50 @@
+/**
+ * An operation's `requestBody`: the model's schema under each media type the route consumes
+ * (`application/json` by default), and for `multipart/form-data` the model's text fields plus
+ * the file fields a controller's upload decorators declare, as `format: binary` strings.
+ */
+import type { ReferenceObject, RequestBodyObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { UploadField } from './upload-fields';
+
+type Schema = SchemaObject | ReferenceObject;
+
+const BINARY: SchemaObject = { type: 'string', format: 'binary' };
+
+export function describeRequestBody(
+  model: Schema | undefined,
+  consumes: readonly string[] | undefined,
+  uploads: readonly UploadField[] | undefined,
+): RequestBodyObject | undefined {
+  if (model === undefined && uploads === undefined) return undefined;
+  const types = consumes ?? [uploads ? 'multipart/form-data' : 'application/json'];
+  const content: RequestBodyObject['content'] = {};
+  for (const type of types) {
+    const mediaType = type.toLowerCase();
+    if (mediaType === 'multipart/form-data' && uploads) content[mediaType] = multipart(model, uploads);
+    else if (model !== undefined) content[mediaType] = { schema: model };
+  }
+  const required = model !== undefined || (uploads ?? []).some((u) => u.required);
+  return { required, content };
+}
+
+function multipart(model: Schema | undefined, uploads: readonly UploadField[]): RequestBodyObject['content'][string] {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  const encoding: Record<string, { contentType: string }> = {};
+  let anyFile = false;
+  for (const upload of uploads) {
+    if (upload.name === undefined) {
+      anyFile = true;
+      continue;
+    }
+    properties[upload.name] = upload.multiple ? { type: 'array', items: { ...BINARY } } : { ...BINARY };
+    if (upload.required) required.push(upload.name);
+    if (upload.mimeTypes) encoding[upload.name] = { contentType: upload.mimeTypes.join(', ') };
+  }
+  const files: SchemaObject = { type: 'object', properties };
+  if (required.length > 0) files.required = required;
+  // `@UploadedFiles()` takes files under any name: any further property may be a file.
+  if (anyFile) files.additionalProperties = { ...BINARY };
+  const schema: Schema = model === undefined ? files : { allOf: [model, files] };
+  return Object.keys(encoding).length > 0 ? { schema, encoding } : { schema };
+}
