@@ -53,6 +53,10 @@ const table = {
   TERN_UNAUTHORIZED: { kind: 'request', status: 401, meaning: 'Credentials missing or refused by the verifier.' },
   TERN_FORBIDDEN: { kind: 'request', status: 403, meaning: 'Valid credentials lacking a required OAuth2 scope.' },
   TERN_CLIENT_ABORTED: { kind: 'request', status: 400, meaning: 'The client hung up mid-body.' },
+  TERN_FILE_NOT_FOUND: { kind: 'request', status: 404, meaning: 'res.file() or serveStatic(): no such file.' },
+  TERN_FILE_FORBIDDEN: { kind: 'request', status: 403, meaning: 'res.file() or serveStatic(): a path leaving the root, a dotfile or a symlink out of the root.' },
+  TERN_RANGE_NOT_SATISFIABLE: { kind: 'request', status: 416, meaning: 'A Range outside the file.' },
+  TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
