@@ -205,3 +205,36 @@ describe('serveStatic()', () => {
     expect(Object.keys(doc.paths ?? {}).filter((path) => path.startsWith('/static'))).toEqual([]);
   });
 });
+
+describe('res.file() over a socket', () => {
+  const big = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 251;
+  let app: TernApp;
+  let base: string;
+
+  beforeAll(async () => {
+    writeFileSync(join(root, 'big.bin'), big);
+    app = buildApp();
+    const port = await listenOnFreePort(app);
+    base = `http://127.0.0.1:${port}`;
+  });
+  afterAll(() => app.close());
+
+  it('sends 1 MiB intact, and the rest of it from a Range, as a client resuming a download would', async () => {
+    const full = await fetch(`${base}/download/big.bin`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-disposition')).toBe('attachment; filename="big.bin"');
+    expect(Buffer.from(await full.arrayBuffer()).equals(big)).toBe(true);
+    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('etag') as string } });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get('content-range')).toBe(`bytes 1000-${big.length - 1}/${big.length}`);
+    expect(Buffer.from(await rest.arrayBuffer()).equals(big.subarray(1000))).toBe(true);
+  });
+
+  it('answers HEAD with the length and no body', async () => {
+    const head = await fetch(`${base}/files/big.bin`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(big.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+});

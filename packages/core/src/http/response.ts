@@ -128,7 +128,7 @@ export class TernResponse {
    */
   async file(path: string, options: FileOptions = {}): Promise<this> {
     const prepared = await prepareFile(this.raw.req, path, options, this);
-    for (const name of Object.keys(this.headers)) if (!(name in prepared.headers)) delete this.headers[name];
+    for (const name of Object.keys(this.headers)) if (!Object.hasOwn(prepared.headers, name)) delete this.headers[name];
     Object.assign(this.headers, prepared.headers);
     this.statusCode = prepared.statusCode;
     this.body = null;
