@@ -153,6 +153,17 @@ describe('res.sse()', () => {
   });
 });
 
+describe('an `sse: true` route with a declared response', () => {
+  it('documents the declared schema under text/event-stream', async () => {
+    const app = new TernApp({ logger: false });
+    app.get('/prices', { sse: true, responses: { 200: { symbol: String, price: Number } } }, async (req, res) => res.sse((async function* () {})()));
+    const doc = (await app.inject('/openapi.json')).json();
+    const ok = doc.paths['/prices'].get.responses['200'];
+    expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
+    expect(ok.content['text/event-stream'].schema).toMatchObject({ type: 'object', properties: { symbol: { type: 'string' }, price: { type: 'number' } } });
+  });
+});
+
 describe('app.close() with open event streams', () => {
   it('ends them, so closing does not wait for streams that never end', async () => {
     const state = { cleanedUp: false };

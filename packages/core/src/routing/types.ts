@@ -74,6 +74,8 @@ export interface RouteOptions {
   statusCode?: number;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
+  /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
+  sse?: boolean;
   /** Anything else is kept as route metadata (`route.extra`). */
   [extra: string]: unknown;
 }
