@@ -3,7 +3,7 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup] [--servers a,b]
+ *                          [--only hello,route,body,mw,controller,startup,file] [--servers a,b]
  *                          [--quick] [--no-pin] [--startup-routes 1000] [--controller-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
@@ -46,7 +46,7 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup (or 1-6)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,file (or 1-6, 8)
   --servers <list>     ${ALL_SERVERS.join(',')}
   --startup-routes <n> routes registered in the startup scenario (default 1000)
   --controller-rounds <n>
@@ -112,7 +112,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'file', 'controller', 'startup'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {
@@ -128,6 +128,11 @@ function parseOptions(argv: string[]): Options {
     // "--only controller": the four load scenarios, Tern plain vs Tern controller.
     loadIds = ['hello', 'route', 'body', 'mw'];
     servers ??= ['tern', 'tern-controller'];
+  }
+  // Scenarios only some servers implement (8. file): without --servers, start just those.
+  const chosen = LOAD_SCENARIOS.filter((s) => loadIds.includes(s.id));
+  if (!servers && !selected.includes('startup') && chosen.length > 0 && chosen.every((s) => s.servers)) {
+    servers = [...new Set(chosen.flatMap((s) => s.servers ?? []))];
   }
   servers ??= ALL_SERVERS;
   for (const s of servers) {
@@ -231,6 +236,7 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       log(`\n== ${scenario.number}. ${scenario.title}`);
       const servers: string[] = [];
       for (const [server, { port }] of children) {
+        if (scenario.servers && !scenario.servers.includes(server)) continue;
         try {
           await checkScenario(scenario.id, port, HOST, DEFAULT_FILLERS);
           servers.push(server);

@@ -8,12 +8,14 @@ import * as http from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { ITEM_JSON, MW_EXPECTED, ROUTE_EXPECTED, ROUTE_URL, makeItem } from '../shared/payload';
 import { exampleUrl, fillerBody, fillerRoutes } from '../shared/routes';
+import { STATIC_SIZE, STATIC_URL, staticBytes } from '../shared/static-file';
 import type { ScenarioId } from './scenarios';
 
 interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  bytes: Buffer;
 }
 
 export function request(port: number, host: string, method: string, path: string, body?: string): Promise<Reply> {
@@ -31,7 +33,10 @@ export function request(port: number, host: string, method: string, path: string
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: bytes.toString('utf8'), bytes });
+        });
         res.on('error', reject);
       },
     );
@@ -108,6 +113,15 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       expectJson(r, 200, MW_EXPECTED, 'GET /mw');
       expect(r.headers['x-mw-1'] === '1', `GET /mw: x-mw-1 header is ${r.headers['x-mw-1']}`);
       expect(r.headers['x-mw-3'] === '3', `GET /mw: x-mw-3 header is ${r.headers['x-mw-3']}`);
+      return;
+    }
+    case 'file': {
+      const r = await request(port, host, 'GET', STATIC_URL);
+      expect(r.status === 200, `GET ${STATIC_URL}: status ${r.status}, expected 200`);
+      expect(r.headers['content-length'] === String(STATIC_SIZE), `GET ${STATIC_URL}: content-length ${r.headers['content-length']}`);
+      expect(r.bytes.equals(staticBytes()), `GET ${STATIC_URL}: the bytes differ from the file`);
+      const missing = await request(port, host, 'GET', '/static/missing.bin');
+      expect(missing.status === 404, `GET /static/missing.bin: status ${missing.status}, expected 404`);
       return;
     }
   }

@@ -176,7 +176,7 @@ export function evaluateTargets(load: LoadSummary[], controller: ControllerCompa
   const tern = (s: ScenarioId) => find(load, s, 'tern');
   const fastify = (s: ScenarioId) => find(load, s, 'fastify');
 
-  for (const s of ['hello', 'route', 'mw'] as const) {
+  for (const s of ['hello', 'route', 'mw', 'file'] as const) {
     const n = LOAD_SCENARIOS.find((x) => x.id === s)!.number;
     const t = tern(s);
     const f = fastify(s);

@@ -1,7 +1,8 @@
 /** The benchmark scenarios and how autocannon loads each one. */
 import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
+import { STATIC_URL } from '../shared/static-file';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'file';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -12,6 +13,8 @@ export interface LoadScenario {
   path: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Only these servers implement the scenario (default: all). */
+  servers?: string[];
 }
 
 export const LOAD_SCENARIOS: LoadScenario[] = [
@@ -33,9 +36,17 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     headers: { 'content-type': 'application/json' },
   },
   { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw' },
+  {
+    id: 'file',
+    number: 8,
+    title: `GET ${STATIC_URL}, a 1 MiB file (res.file, @fastify/static reply.sendFile, fs.createReadStream)`,
+    method: 'GET',
+    path: STATIC_URL,
+    servers: ['node', 'fastify', 'tern'],
+  },
 ];
 
-/** Names accepted by --only, numbers included (1–6). */
+/** Names accepted by --only, numbers included (1–6, 8). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -51,4 +62,7 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   controller: 'controller',
   '6': 'startup',
   startup: 'startup',
+  '8': 'file',
+  file: 'file',
+  static: 'file',
 };

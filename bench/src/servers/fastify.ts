@@ -4,10 +4,12 @@
  * No response schemas: every server serialises with JSON.stringify-equivalent code paths, and
  * Tern has no response serialiser to compare against (see docs/performance.md).
  */
+import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { itemSchema } from '../shared/item-schema';
 import { MW_USER, SLUG_PATTERN } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
+import { staticRoot } from '../shared/static-file';
 import type { ServerOptions, StartServer } from './types';
 
 declare module 'fastify' {
@@ -70,6 +72,10 @@ export const start: StartServer = async (options: ServerOptions) => {
     },
     async (req) => ({ user: req.user!.id }),
   );
+
+  // Scenario 8: @fastify/static's reply.sendFile (its defaults: ETag, Last-Modified, ranges).
+  await app.register(fastifyStatic, { root: staticRoot(), serve: false });
+  app.get<{ Params: { name: string } }>('/static/:name', (req, reply) => reply.sendFile(req.params.name));
 
   addFillers(after);
 

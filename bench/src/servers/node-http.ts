@@ -3,10 +3,13 @@
  * routes a small segment trie; the body is read by hand and validated by the hand-written checks
  * of shared/item-check.ts. No framework, no abstraction beyond what the scenarios need.
  */
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
 import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers } from '../shared/routes';
+import { STATIC_NAME, staticRoot } from '../shared/static-file';
 import type { ServerOptions, StartServer } from './types';
 
 type Req = http.IncomingMessage & { user?: { id: number } };
@@ -150,6 +153,19 @@ export const start: StartServer = async (options: ServerOptions) => {
     await layer2(req);
     await layer3(req, res);
     sendJson(res, 200, { user: req.user!.id });
+  });
+
+  // Scenario 8: the file, streamed as is (a stat for the length, no validators, no ranges).
+  const root = staticRoot();
+  router.add('GET', ['static', null], (_req, res, params) => {
+    const name = params[0]!;
+    if (name !== STATIC_NAME) return sendJson(res, 404, { error: 'not found' });
+    const file = path.join(root, name);
+    fs.stat(file, (err, stat) => {
+      if (err) return sendJson(res, 404, { error: 'not found' });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': stat.size });
+      fs.createReadStream(file).pipe(res);
+    });
   });
 
   addFillers(after);

@@ -383,6 +383,8 @@ export class TernApp extends RouteDeclarer {
     if (!server) return;
     const pipeline = this.compiled?.pipeline;
     if (pipeline) pipeline.closing = true;
+    // Event streams never end on their own: end them so the connections can close.
+    pipeline?.endStreams();
     await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000, this.serverTimeouts.closeTimeout ?? 10_000);
     this.server = undefined;
     if (pipeline) pipeline.closing = false;

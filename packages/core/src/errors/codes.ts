@@ -57,6 +57,10 @@ const table = {
   TERN_MULTIPART_LIMIT: { kind: 'request', status: 413, meaning: 'A multipart body passes one of its limits; the detail names it.' },
   TERN_INVALID_MULTIPART: { kind: 'request', status: 400, meaning: 'The multipart body is malformed or cut short.' },
   TERN_FILE_TYPE_NOT_ALLOWED: { kind: 'request', status: 415, meaning: 'An uploaded file has a type the route does not accept.' },
+  TERN_FILE_NOT_FOUND: { kind: 'request', status: 404, meaning: 'res.file() or serveStatic(): no such file.' },
+  TERN_FILE_FORBIDDEN: { kind: 'request', status: 403, meaning: 'res.file() or serveStatic(): a path leaving the root, a dotfile or a symlink out of the root.' },
+  TERN_RANGE_NOT_SATISFIABLE: { kind: 'request', status: 416, meaning: 'A Range outside the file.' },
+  TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },

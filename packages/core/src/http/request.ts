@@ -271,6 +271,12 @@ export class TernRequest<P = Record<string, any>> {
     return multipartParts(this.raw, options, this.limits.bodyLimit);
   }
 
+  /** The `Last-Event-ID` header an EventSource sends when it reconnects (see `res.sse`). */
+  get lastEventId(): string | undefined {
+    const value = this.raw.headers['last-event-id'];
+    return Array.isArray(value) ? value[0] : value;
+  }
+
   /** True when the request carries a body (a length above zero, or chunked). */
   get hasBody(): boolean {
     const length = this.raw.headers['content-length'];

@@ -3,6 +3,9 @@ import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import encodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
 import { TernRangeError } from '../errors';
+import { prepareFile, type FileOptions } from './file';
+import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
+import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body';
 
 /**
  * An empty header map that inherits nothing (so `constructor` or `__proto__` are plain header
@@ -25,6 +28,11 @@ export class TernResponse {
   /** Header names lower-cased; a list is sent as repeated headers (e.g. Set-Cookie). */
   readonly headers: Record<string, string | string[]> = new HeaderMap();
   body: string | Buffer | null = null;
+  /**
+   * A body sent as a stream (`stream`, `sse`, `file`); used when `body` is null. Setting another
+   * body afterwards (an error answer, `json()`) wins, and the stream is discarded unread.
+   */
+  streamBody?: StreamBody;
 
   constructor(readonly raw: ServerResponse) {}
 
@@ -70,6 +78,64 @@ export class TernResponse {
    */
   render(template: string, context: Record<string, unknown> = {}, statusCode?: number): this {
     return this.html(renderTemplate(template, context), statusCode);
+  }
+
+  /**
+   * Streams `source` (a Node Readable, a web ReadableStream or an async iterable of strings or
+   * bytes) as the body, chunked, with the headers middleware set. A slow client slows the source
+   * down; a client that goes away destroys it; a source that fails half-way cuts the connection
+   * (the client never sees a truncated body that looks complete). See docs/streaming.md.
+   *
+   * @example
+   * app.get('/export.csv', async (req, res) => res.stream(rowsAsCsv(db), 'text/csv; charset=utf-8'));
+   */
+  stream(source: StreamSource, contentType = 'application/octet-stream', statusCode?: number): this {
+    if (statusCode !== undefined) this.status(statusCode);
+    this.streamBody = streamBodyOf(source);
+    this.body = null;
+    this.headers['content-type'] = contentType;
+    return this;
+  }
+
+  /**
+   * Sends server-sent events (`text/event-stream`) from an async iterable of strings or
+   * `{ data, event?, id?, retry? }` (objects as JSON). Ends when the iterable does, when the
+   * client disconnects (the iterator's `return()` runs, so a generator's `finally` cleans up),
+   * when `options.signal` aborts, or when `app.close()` starts. The client's `Last-Event-ID` is
+   * `req.lastEventId`. See docs/streaming.md.
+   *
+   * @example
+   * app.get('/ticks', { sse: true }, async (req, res) =>
+   *   res.sse((async function* () { for (let i = 0; ; i++) { yield { id: String(i), data: { i } }; await sleep(1000); } })(), { heartbeat: 15_000 }));
+   */
+  sse(events: AsyncIterable<ServerSentEvent | string>, options?: SseOptions): this {
+    this.streamBody = sseBody(events, options);
+    this.body = null;
+    this.headers['content-type'] = 'text/event-stream';
+    this.headers['cache-control'] = 'no-cache';
+    this.headers['x-accel-buffering'] = 'no';
+    return this;
+  }
+
+  /**
+   * Sends a file with send's handling of Range (206/416), ETag/Last-Modified (304), content type
+   * and HEAD. `path` is relative to `options.root` (or absolute without it); `..`, dotfiles (by
+   * default) and symlinks leading out of the root are refused with 403, a missing file is a 404
+   * problem. Resolves once the file was checked: `return res.file(...)` or `await` it. See
+   * docs/static-files.md.
+   *
+   * @example
+   * app.get('/invoices/{id:int}', async (req, res, { id }) => res.file(`${id}.pdf`, { root: INVOICES, download: `invoice-${id}.pdf` }));
+   */
+  async file(path: string, options: FileOptions = {}): Promise<this> {
+    const prepared = await prepareFile(this.raw.req, path, options, this);
+    for (const name of Object.keys(this.headers)) if (!Object.hasOwn(prepared.headers, name)) delete this.headers[name];
+    Object.assign(this.headers, prepared.headers);
+    this.statusCode = prepared.statusCode;
+    this.body = null;
+    if (prepared.body) this.streamBody = prepared.body;
+    else this.streamBody = undefined;
+    return this;
   }
 
   /** Redirects to `location` (302 unless given). */

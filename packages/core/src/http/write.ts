@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { TernResponse } from './response';
+import { writeStreamBody, type StreamContext } from './write-stream';
 
 const NO_BODY = new Set([204, 304]);
 const FALLBACK = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Internal Server Error' });
@@ -8,10 +9,23 @@ const FALLBACK = JSON.stringify({ type: 'about:blank', title: 'Internal Server E
  * Writes the finished response to the socket, once. Node throws on header values with CRLF or
  * non-Latin-1 text; that becomes a plain 500 instead of a crashed process.
  */
-export function writeResponse(raw: ServerResponse, res: TernResponse, closeConnection: boolean): void {
+export function writeResponse(raw: ServerResponse, res: TernResponse, closeConnection: boolean, streams?: StreamContext): void {
+  const streamBody = res.streamBody;
   // A mounted app (or a streaming handler) may have answered on the raw response already.
-  if (raw.headersSent || raw.writableEnded || raw.destroyed) return;
+  if (raw.headersSent || raw.writableEnded || raw.destroyed) {
+    streamBody?.discard();
+    return;
+  }
   const headers = res.headers;
+  if (streamBody) {
+    if (res.body === null) {
+      if (closeConnection) headers.connection = 'close';
+      writeStreamBody(raw, res.statusCode, headers, streamBody, streams, writeFallback);
+      return;
+    }
+    // Another body replaced the stream (an error answer): the stream is never read.
+    streamBody.discard();
+  }
   const body = NO_BODY.has(res.statusCode) ? null : res.body;
   // A handler that asked for chunked framing gets it; RFC 9112 §6.1 forbids sending both.
   if (headers['transfer-encoding'] !== undefined) delete headers['content-length'];

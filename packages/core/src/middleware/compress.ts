@@ -1,8 +1,10 @@
+import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { TernError } from '../errors/tern-error';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
+import type { StreamBody } from '../http/stream-body';
 import type { Middleware } from '../routing/types';
 import { negotiateEncoding, type ContentCoding } from './accept-encoding';
 import { isCompressibleType } from './compressible';
@@ -52,8 +54,10 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
  * Response compression for `app.addMiddleware`: gzip or brotli for bodies at or above `threshold`
  * whose type compresses well, when the request's `Accept-Encoding` accepts one (brotli preferred
  * at equal q). Sets `Content-Encoding` and `Vary: Accept-Encoding`, drops a stale
- * `Content-Length` and weakens a strong `ETag`. Leaves alone HEAD, 204/304/206, bodies already
- * encoded or marked `Cache-Control: no-transform`, and any body that is not a string or Buffer.
+ * `Content-Length` and weakens a strong `ETag`. Stream bodies (`res.stream()`,
+ * `res.file()`) are compressed as they stream, when their type qualifies and their length (when
+ * known) reaches `threshold`; event streams are not (see isCompressibleType). Leaves alone HEAD,
+ * 204/304/206 (a range of a file), bodies already encoded or marked `Cache-Control: no-transform`.
  * Error answers made by exception handlers are written after app middleware and are not compressed.
  *
  * @example
@@ -77,8 +81,13 @@ export function compress(options: CompressOptions = {}): Middleware {
   return async (req, res, next) => {
     const response = await next();
     const body = response.body;
+    if (body === null && response.streamBody) {
+      const coding = chooseCoding(req, response, response.streamBody.length ?? Infinity, { threshold, encodings, filter });
+      if (coding !== null) compressStream(response, coding, coding === 'br' ? { ...brotliOptions, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, ...brotliOptions.params } } : gzipOptions);
+      return response;
+    }
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return response;
-    const coding = chooseCoding(req, response, body, { threshold, encodings, filter });
+    const coding = chooseCoding(req, response, typeof body === 'string' ? Buffer.byteLength(body) : body.length, { threshold, encodings, filter });
     if (coding === null) return response;
 
     const input = typeof body === 'string' ? Buffer.from(body) : body;
@@ -105,7 +114,7 @@ interface Settings {
 }
 
 /** The coding to apply, or `null`; adds `Vary: Accept-Encoding` whenever the answer could have differed by it. */
-function chooseCoding(req: TernRequest, res: TernResponse, body: string | Buffer, settings: Settings): ContentCoding | null {
+function chooseCoding(req: TernRequest, res: TernResponse, size: number, settings: Settings): ContentCoding | null {
   // No body to speak of, or a part of one: compressing a range would break the client's assembly.
   if (res.statusCode === 204 || res.statusCode === 304 || res.statusCode === 206) return null;
   const contentType = headerText(res.getHeader('content-type'));
@@ -114,12 +123,33 @@ function chooseCoding(req: TernRequest, res: TernResponse, body: string | Buffer
   // From here the answer depends on Accept-Encoding for some request, so caches must key on it
   // (HEAD and small bodies included, as the compression package does).
   appendVary(res, 'Accept-Encoding');
-  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   if (size < settings.threshold) return null;
   const encoding = headerText(res.getHeader('content-encoding'));
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return null;
   if (req.method === 'HEAD') return null;
   return negotiateEncoding(req.headers.get('accept-encoding'), settings.encodings);
+}
+
+/**
+ * Puts a zlib stream between the recorded source and the writer: the writer's pipeline keeps
+ * backpressure, and destroying either end (client gone, source failed) tears down the other.
+ * The length is no longer known, so the answer goes out chunked.
+ */
+function compressStream(res: TernResponse, coding: ContentCoding, options: zlib.ZlibOptions | zlib.BrotliOptions): void {
+  const inner = res.streamBody as StreamBody;
+  res.streamBody = {
+    open: (signal) => {
+      const zip = coding === 'br' ? zlib.createBrotliCompress(options as zlib.BrotliOptions) : zlib.createGzip(options as zlib.ZlibOptions);
+      // Failures surface through the writer's own pipeline (zip is destroyed with the error).
+      pipeline(inner.open(signal), zip, () => {});
+      return zip;
+    },
+    discard: () => inner.discard(),
+    flushHeaders: inner.flushHeaders,
+  };
+  res.setHeader('content-encoding', coding);
+  res.removeHeader('content-length');
+  weakenETag(res);
 }
 
 /** The body changes byte for byte, so a strong validator no longer holds; a weak one still does. */

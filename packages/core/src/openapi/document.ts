@@ -219,6 +219,12 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
+  // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
+  // events a declared schema describes.
+  if (route.extra.sse === true) {
+    const ok = (out[route.statusCode] ?? { description: 'Successful Response' }) as ResponseObject;
+    out[route.statusCode] = { description: ok.description, content: { 'text/event-stream': { schema: ok.content?.['application/json']?.schema ?? { type: 'string' } } } };
+  }
   const rejectsInput =
     options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
   if (out['422'] === undefined && rejectsInput) {

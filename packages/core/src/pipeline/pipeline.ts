@@ -12,6 +12,7 @@ import { isAbortOf } from '../http/abort';
 import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
+import type { StreamContext } from '../http/write-stream';
 import type { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
@@ -33,6 +34,8 @@ export class RequestPipeline {
   requestClass: typeof TernRequest = TernRequest;
   /** Set at ready only when `onResponse` hooks exist: apps without them never call anything. */
   observe?: ReturnType<typeof responseObserver>;
+  /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
+  private readonly streams: StreamContext & { controller: AbortController };
 
   /** `table` holds routes whose `dispatch` already runs the app middleware (see serveRoutes). */
   constructor(
@@ -42,6 +45,21 @@ export class RequestPipeline {
     private readonly config: MakeConfig,
   ) {
     this.unmatched = compose(appMiddleware, rejectWithRoutingError);
+    const exceptionsRef = exceptions;
+    this.streams = {
+      controller: new AbortController(),
+      report: (err, req) => exceptionsRef.report(err, req),
+      get closing() {
+        return this.controller.signal;
+      },
+    };
+  }
+
+  /** Ends the event streams open now (the app is closing); later ones get a fresh signal. */
+  endStreams(): void {
+    const { controller } = this.streams;
+    this.streams.controller = new AbortController();
+    controller.abort();
   }
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
@@ -87,7 +105,7 @@ export class RequestPipeline {
   /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
   private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
     try {
-      writeResponse(rawRes, response, this.closing);
+      writeResponse(rawRes, response, this.closing, this.streams);
     } catch (err) {
       this.abandon(rawReq, rawRes, err);
     }

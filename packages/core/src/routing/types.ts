@@ -85,6 +85,8 @@ export interface RouteOptions {
   declaredIn?: string;
   /** Unknown `requestModel` properties answer 422 naming them instead of being stripped (default: the app's `MakeConfig`). */
   forbidUnknownProperties?: boolean;
+  /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
+  sse?: boolean;
   /** Anything else is kept as route metadata (`route.extra`). */
   [extra: string]: unknown;
 }

@@ -1,0 +1,240 @@
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TernApp } from '@tern/core';
+import { serveStatic } from '../src/middleware/serve-static';
+import { listenOnFreePort, rawExchange } from '../../../test-support/raw-http';
+
+const base = mkdtempSync(join(tmpdir(), 'tern-static-'));
+const root = join(base, 'public');
+const TEXT = 'hello, static world\n';
+
+beforeAll(() => {
+  mkdirSync(join(root, 'docs'), { recursive: true });
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, 'hello.txt'), TEXT);
+  writeFileSync(join(root, 'index.html'), '<h1>home</h1>');
+  writeFileSync(join(root, 'docs', 'guide.html'), '<h1>guide</h1>');
+  writeFileSync(join(root, 'report 100%.csv'), 'a,b\n');
+  writeFileSync(join(root, '.env'), 'SECRET=1');
+  writeFileSync(join(root, '.git', 'config'), '[core]');
+  writeFileSync(join(base, 'outside.txt'), 'private');
+  symlinkSync(join(base, 'outside.txt'), join(root, 'escape.txt'));
+  symlinkSync(join(root, 'hello.txt'), join(root, 'alias.txt'));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function buildApp(): TernApp {
+  const app = new TernApp({ logger: false });
+  app.addMiddleware(async (req, res, next) => (await next()).setHeader('x-mw', 'yes'));
+  app.get('/files/{name}', async (req, res, { name }) => res.file(name, { root, maxAge: '1h' }));
+  app.get('/download/{name}', async (req, res, { name }) => res.file(name, { root, download: req.queryParams.get('as') ?? true }));
+  app.get('/raw', async (req, res) => res.file(req.queryParams.get('path') as string, { root }));
+  app.get('/absolute', async (req, res) => res.file(join(root, 'hello.txt')));
+  app.mountRouter(serveStatic(root, { prefix: '/static' }));
+  app.mountRouter(serveStatic(root, { prefix: '/dot', dotfiles: 'ignore', index: false }));
+  return app;
+}
+
+describe('res.file()', () => {
+  const app = buildApp();
+
+  it('sends the file with its type, length, validators, cache header and middleware headers', async () => {
+    const res = await app.inject('/files/hello.txt');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(TEXT);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(TEXT.length));
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    expect(res.headers.etag).toEqual(expect.any(String));
+    expect(res.headers['last-modified']).toEqual(expect.any(String));
+    expect(res.headers['x-mw']).toBe('yes');
+  });
+
+  it('takes an absolute path without a root', async () => {
+    expect((await app.inject('/absolute')).body).toBe(TEXT);
+  });
+
+  it('answers a Range with 206 and the slice', async () => {
+    const res = await app.inject({ url: '/files/hello.txt', headers: { range: 'bytes=7-12' } });
+    expect(res.statusCode).toBe(206);
+    expect(res.body).toBe('static');
+    expect(res.headers['content-range']).toBe(`bytes 7-12/${TEXT.length}`);
+    expect(res.headers['content-length']).toBe('6');
+  });
+
+  it('answers a Range outside the file with a 416 problem naming the size', async () => {
+    const res = await app.inject({ url: '/files/hello.txt', headers: { range: 'bytes=500-600' } });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe(`bytes */${TEXT.length}`);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.json().code).toBe('TERN_RANGE_NOT_SATISFIABLE');
+  });
+
+  it('answers 304 to If-None-Match with the current ETag, and to If-Modified-Since', async () => {
+    const first = await app.inject('/files/hello.txt');
+    const byEtag = await app.inject({ url: '/files/hello.txt', headers: { 'if-none-match': first.headers.etag as string } });
+    expect(byEtag.statusCode).toBe(304);
+    expect(byEtag.body).toBe('');
+    const byDate = await app.inject({ url: '/files/hello.txt', headers: { 'if-modified-since': first.headers['last-modified'] as string } });
+    expect(byDate.statusCode).toBe(304);
+    const stale = await app.inject({ url: '/files/hello.txt', headers: { 'if-none-match': '"other"' } });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('answers 412 when If-Match does not hold', async () => {
+    const res = await app.inject({ url: '/files/hello.txt', headers: { 'if-match': '"other"' } });
+    expect(res.statusCode).toBe(412);
+    expect(res.json().code).toBe('TERN_PRECONDITION_FAILED');
+  });
+
+  it('answers HEAD with the headers and length but no body', async () => {
+    const res = await app.inject({ method: 'HEAD', url: '/files/hello.txt' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(TEXT.length));
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.body).toBe('');
+  });
+
+  it('offers a download with Content-Disposition (an ASCII fallback plus the exact name)', async () => {
+    const plain = await app.inject('/download/hello.txt');
+    expect(plain.headers['content-disposition']).toBe('attachment; filename="hello.txt"');
+    expect(plain.body).toBe(TEXT);
+    const named = await app.inject(`/download/hello.txt?as=${encodeURIComponent('résumé "v2".txt')}`);
+    expect(named.headers['content-disposition']).toBe(`attachment; filename="r_sum_ _v2_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22v2%22.txt`);
+  });
+
+  it('takes file names literally (no second percent-decoding)', async () => {
+    const res = await app.inject(`/raw?path=${encodeURIComponent('report 100%.csv')}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('a,b\n');
+  });
+
+  it('answers a missing file with the usual 404 problem', async () => {
+    const res = await app.inject('/files/nope.txt');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.json()).toMatchObject({ status: 404, code: 'TERN_FILE_NOT_FOUND' });
+  });
+
+  it.each([
+    ['../outside.txt'],
+    ['docs/../../outside.txt'],
+    ['..\\outside.txt'],
+    ['docs/../../../../etc/passwd'],
+  ])('refuses %s, which leaves the root, with 403', async (path) => {
+    const res = await app.inject(`/raw?path=${encodeURIComponent(path)}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('TERN_FILE_FORBIDDEN');
+  });
+
+  it('refuses dotfiles and files in dot folders with 403 by default, whether they exist or not', async () => {
+    for (const path of ['.env', '.git/config', '.missing']) {
+      const res = await app.inject(`/raw?path=${encodeURIComponent(path)}`);
+      expect(res.statusCode).toBe(403);
+    }
+  });
+
+  it('refuses a symlink whose target is outside the root, and follows one that stays inside', async () => {
+    const escape = await app.inject('/files/escape.txt');
+    expect(escape.statusCode).toBe(403);
+    expect(escape.body).not.toContain('private');
+    const alias = await app.inject('/files/alias.txt');
+    expect(alias.statusCode).toBe(200);
+    expect(alias.body).toBe(TEXT);
+  });
+
+  it('answers a folder with 404', async () => {
+    expect((await app.inject('/files/docs')).statusCode).toBe(404);
+  });
+});
+
+describe('serveStatic()', () => {
+  const app = buildApp();
+
+  it('serves files under the prefix, and index.html for the prefix and folders ending in /', async () => {
+    expect((await app.inject('/static/hello.txt')).body).toBe(TEXT);
+    expect((await app.inject('/static/docs/guide.html')).headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await app.inject('/static')).body).toBe('<h1>home</h1>');
+    expect((await app.inject('/static/')).body).toBe('<h1>home</h1>');
+    expect((await app.inject('/static/docs/')).statusCode).toBe(404);
+  });
+
+  it('supports Range and HEAD like res.file', async () => {
+    const range = await app.inject({ url: '/static/hello.txt', headers: { range: 'bytes=0-4' } });
+    expect(range.statusCode).toBe(206);
+    expect(range.body).toBe('hello');
+    const head = await app.inject({ method: 'HEAD', url: '/static/hello.txt' });
+    expect(head.headers['content-length']).toBe(String(TEXT.length));
+    expect(head.body).toBe('');
+  });
+
+  it('refuses traversal, plain or encoded, before touching the disk', async () => {
+    for (const target of ['/static/..%2foutside.txt', '/static/%2e%2e/outside.txt', '/static/docs/..%2f..%2foutside.txt']) {
+      const res = await app.inject(target);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).not.toContain('private');
+    }
+  });
+
+  it('refuses traversal sent raw over a socket', async () => {
+    const port = await listenOnFreePort(app);
+    try {
+      const { data } = await rawExchange(port, 'GET /static/../outside.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(data).toMatch(/^HTTP\/1\.1 400/);
+      expect(data).not.toContain('private');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('denies dotfiles (403), or hides them (404) with dotfiles: ignore; index: false serves no index', async () => {
+    expect((await app.inject('/static/.env')).statusCode).toBe(403);
+    expect((await app.inject('/dot/.env')).statusCode).toBe(404);
+    expect((await app.inject('/dot/')).statusCode).toBe(404);
+  });
+
+  it('refuses a symlink out of the root', async () => {
+    expect((await app.inject('/static/escape.txt')).statusCode).toBe(403);
+  });
+
+  it('is left out of the OpenAPI document', async () => {
+    const doc = (await app.inject('/openapi.json')).json();
+    expect(Object.keys(doc.paths ?? {}).filter((path) => path.startsWith('/static'))).toEqual([]);
+  });
+});
+
+describe('res.file() over a socket', () => {
+  const big = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 251;
+  let app: TernApp;
+  let base: string;
+
+  beforeAll(async () => {
+    writeFileSync(join(root, 'big.bin'), big);
+    app = buildApp();
+    const port = await listenOnFreePort(app);
+    base = `http://127.0.0.1:${port}`;
+  });
+  afterAll(() => app.close());
+
+  it('sends 1 MiB intact, and the rest of it from a Range, as a client resuming a download would', async () => {
+    const full = await fetch(`${base}/download/big.bin`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-disposition')).toBe('attachment; filename="big.bin"');
+    expect(Buffer.from(await full.arrayBuffer()).equals(big)).toBe(true);
+    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('etag') as string } });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get('content-range')).toBe(`bytes 1000-${big.length - 1}/${big.length}`);
+    expect(Buffer.from(await rest.arrayBuffer()).equals(big.subarray(1000))).toBe(true);
+  });
+
+  it('answers HEAD with the length and no body', async () => {
+    const head = await fetch(`${base}/files/big.bin`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(big.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+});
