@@ -168,6 +168,8 @@ export class TernApp extends RouteDeclarer {
       bodyLimit: this.config.bodyLimit,
       report: (err, req) => this.exceptions.report(err, req.raw),
       compileModel: (model) => compileModel(model as new () => object),
+      responseFiltering: this.config.responseFiltering,
+      validateResponses: this.config.validateResponses,
     });
     const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
     for (const hook of this.readyHooks) hook(infos);

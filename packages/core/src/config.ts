@@ -15,12 +15,26 @@ export class MakeConfig {
   readonly jsonDepthLimit: number;
   /** Longest path parameter in characters (default 100, as Fastify); longer is a 414. */
   readonly maxParamLength: number;
+  /**
+   * Send only what a route's declared response model holds (`responses: { 200: UserDto }`):
+   * default `true`. A route or controller can still say `responseFiltering: false`.
+   */
+  readonly responseFiltering: boolean;
+  /**
+   * Check each filtered body against its model; a handler that breaks its contract is a 500
+   * (`TERN_RESPONSE_CONTRACT_VIOLATED`, reported to the logger). Default: on when `debug` is.
+   */
+  readonly validateResponses: boolean;
 
-  constructor(options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength'>> = {}) {
+  constructor(
+    options: Partial<Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'responseFiltering' | 'validateResponses'>> = {},
+  ) {
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
     this.jsonDepthLimit = positive(options.jsonDepthLimit, 64, 'jsonDepthLimit');
     this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
+    this.responseFiltering = options.responseFiltering ?? true;
+    this.validateResponses = options.validateResponses ?? this.debug;
   }
 }
 

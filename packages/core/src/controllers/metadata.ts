@@ -18,6 +18,8 @@ export interface ControllerOptions {
   name?: string;
   /** Hides every route of the controller from the OpenAPI document. */
   excludeFromSchema?: boolean;
+  /** `false`: the controller's routes send JSON as their methods return it, declared response models or not. */
+  responseFiltering?: boolean;
 }
 
 /** What `@Controller` records on the class. */

@@ -119,7 +119,10 @@ function scanController(entry: ControllerEntry): Router {
     const params = orderedParams(where, method, fn, types);
     for (const decl of declared.routes) {
       router.addRoute(
-        buildRoute({ where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses, classDeprecated: level.deprecated }),
+        buildRoute({
+          where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
+          classDeprecated: level.deprecated, classFiltering: options.responseFiltering,
+        }),
       );
       count++;
     }
@@ -198,6 +201,8 @@ interface RouteInput {
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
+  /** The controller's `responseFiltering` option; a route's own wins. */
+  classFiltering: boolean | undefined;
 }
 
 function buildRoute(input: RouteInput): Routes<any> {
@@ -250,6 +255,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
     statusCode: statusCode as number | undefined,
   };
+  if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 
   const route = new Routes({

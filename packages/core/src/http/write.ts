@@ -11,6 +11,7 @@ const FALLBACK = JSON.stringify({ type: 'about:blank', title: 'Internal Server E
 export function writeResponse(raw: ServerResponse, res: TernResponse, closeConnection: boolean): void {
   // A mounted app (or a streaming handler) may have answered on the raw response already.
   if (raw.headersSent || raw.writableEnded || raw.destroyed) return;
+  if (res.serializers !== undefined) res.settleJson();
   const headers = res.headers;
   const body = NO_BODY.has(res.statusCode) ? null : res.body;
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));

@@ -72,6 +72,11 @@ export interface RouteOptions {
   excludeFromSchema?: boolean;
   /** The status sent when the handler returns a plain value (default 200). */
   statusCode?: number;
+  /**
+   * `false` sends this route's JSON bodies as the handler gave them, even where `responses`
+   * declares a model (default: the app's `MakeConfig.responseFiltering`, on).
+   */
+  responseFiltering?: boolean;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Anything else is kept as route metadata (`route.extra`). */
