@@ -1,7 +1,8 @@
 /** The benchmark scenarios and how autocannon loads each one. */
 import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
+import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -33,9 +34,16 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     headers: { 'content-type': 'application/json' },
   },
   { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw' },
+  {
+    id: 'users',
+    number: 7,
+    title: `GET ${USERS_PATH} → ${USER_COUNT} users of 12 fields through a response model (2 fields filtered out)`,
+    method: 'GET',
+    path: USERS_PATH,
+  },
 ];
 
-/** Names accepted by --only, numbers included (1–6). */
+/** Names accepted by --only, numbers included (1–7). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -51,4 +59,7 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   controller: 'controller',
   '6': 'startup',
   startup: 'startup',
+  '7': 'users',
+  users: 'users',
+  responses: 'users',
 };

@@ -7,6 +7,7 @@ import * as http from 'node:http';
 import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers } from '../shared/routes';
+import { makeUsers, toUserJson } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
 type Req = http.IncomingMessage & { user?: { id: number } };
@@ -151,6 +152,9 @@ export const start: StartServer = async (options: ServerOptions) => {
     await layer3(req, res);
     sendJson(res, 200, { user: req.user!.id });
   });
+
+  const users = makeUsers();
+  router.add('GET', ['users'], (_req, res) => sendJson(res, 200, users.map(toUserJson)));
 
   addFillers(after);
 

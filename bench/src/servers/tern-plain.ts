@@ -7,6 +7,7 @@ import { TernApp } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
+import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { ServerOptions, StartServer } from './types';
 
@@ -36,6 +37,10 @@ export const start: StartServer = async (options: ServerOptions) => {
   app.get('/mw', { middleware: [layer1, layer2, layer3] }, async (req) => ({
     user: (req.user as typeof MW_USER).id,
   }));
+
+  // Scenario 7: the declared response model filters (and writes) the stored entities.
+  const users = makeUsers();
+  app.get(USERS_PATH, { responses: { 200: [UserDto] } }, async () => users);
 
   addFillers(after);
 

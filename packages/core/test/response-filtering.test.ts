@@ -352,6 +352,14 @@ describe('validateResponses', () => {
     expect(res.body.detail).toContain('total: must be a number');
   });
 
+  it('requires every field of a shape, as its OpenAPI schema does', async () => {
+    const app = appWith({ debug: true });
+    app.get('/partial', { responses: { 200: { items: [UserDto], total: Number } } }, async () => ({ items: [] }));
+    const res = await get(app, '/partial');
+    expect(res.status).toBe(500);
+    expect(res.body.detail).toContain('total: total is required');
+  });
+
   it('does not check when off (the default without debug), nor statuses without a model', async () => {
     const app = appWith();
     app.get('/me', { responses: { 200: UserDto } }, async () => broken());

@@ -155,15 +155,17 @@ function checkFor(schema: unknown, validators: Map<Function, ModelValidator<obje
     };
   }
   if (isPlainObject(schema) && !isDescriptionShape(schema)) {
-    const fields = Object.entries(schema).flatMap(([name, type]) => {
-      const check = checkFor(type, validators, compile);
-      return check ? [[name, check] as const] : [];
-    });
+    const fields = Object.entries(schema).map(([name, type]) => [name, checkFor(type, validators, compile)] as const);
     return (value) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', message: 'body must be an object' }];
       const record = value as Record<string, unknown>;
-      // A shape's fields are not required: only a value that is there is checked.
-      return merge(fields.filter(([name]) => record[name] !== undefined).map(([name, check]) => prefixed(check(record[name]), name)));
+      // Every field of a shape is required, as its OpenAPI schema says.
+      return merge(
+        fields.map(([name, check]) => {
+          if (record[name] === undefined) return [{ path: name, message: `${name} is required` }];
+          return check ? prefixed(check(record[name]), name) : [];
+        }),
+      );
     };
   }
   return undefined;
