@@ -38,6 +38,9 @@ type Check = (value: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
 export function compileRouteResponses(route: CompiledRoute, options: ResponseContractOptions): RouteResponses | undefined {
   if (route.mount) return undefined;
   const declaredOptions = route.declaration.options;
+  if (declaredOptions.responseFiltering !== undefined && typeof declaredOptions.responseFiltering !== 'boolean') {
+    throw new TernError('TERN_INVALID_ROUTE', `Route ${route.source}: responseFiltering must be true or false.`);
+  }
   if ((declaredOptions.responseFiltering ?? options.responseFiltering) !== true) return undefined;
   const responses = declaredOptions.responses as Record<string, ResponseSchema> | undefined;
   const responseModel = route.info.extra.responseModel;
