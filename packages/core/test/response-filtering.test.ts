@@ -4,7 +4,20 @@
  * level; `validateResponses` turns a body that breaks its model into a 500.
  */
 import { Exclude, Expose, Type } from 'class-transformer';
-import { IsArray, IsDate, IsEmail, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsDate,
+  IsEmail,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import {
   ApiResponse,
   Controller,
@@ -155,6 +168,22 @@ describe('filtering by the declared model', () => {
     const created = await app.inject({ method: 'POST', url: '/users' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual(EXPECTED);
+  });
+
+  it('settles a status middleware sets after next() (and a direct statusCode assignment) with that status model', async () => {
+    const app = appWith();
+    const created: Middleware = async (_req, _res, next) => (await next()).status(201);
+    app.post('/users', { responses: { 201: UserDto }, middleware: [created] }, async () => new UserEntity());
+    app.post('/direct', { responses: { 201: UserDto } }, async (_req, res) => {
+      res.json(new UserEntity());
+      res.statusCode = 201;
+      return res;
+    });
+    for (const url of ['/users', '/direct']) {
+      const res = await app.inject({ method: 'POST', url });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual(EXPECTED);
+    }
   });
 
   it('hands middleware the filtered body after next()', async () => {
@@ -367,6 +396,28 @@ describe('validateResponses', () => {
     const debugApp = appWith({ debug: true });
     debugApp.get('/other', { responses: { 200: UserDto } }, async (_req, res) => res.json(broken(), 202));
     expect((await get(debugApp, '/other')).status).toBe(202);
+  });
+
+  it('checks models that class-validator validates itself (custom async constraints), in lists too', async () => {
+    @ValidatorConstraint({ name: 'isKnownSku', async: true })
+    class IsKnownSku implements ValidatorConstraintInterface {
+      async validate(value: unknown) {
+        return value === 'SKU-1';
+      }
+      defaultMessage() {
+        return '$property is not a known SKU';
+      }
+    }
+    class ProductDto {
+      @Validate(IsKnownSku) sku: string;
+    }
+    const app = appWith({ debug: true });
+    app.get('/ok', { responses: { 200: [ProductDto] } }, async () => [{ sku: 'SKU-1', cost: 3 }]);
+    app.get('/bad', { responses: { 200: [ProductDto] } }, async () => [{ sku: 'SKU-1' }, { sku: 'SKU-9' }]);
+    expect(await get(app, '/ok')).toMatchObject({ status: 200, body: [{ sku: 'SKU-1' }] });
+    const res = await get(app, '/bad');
+    expect(res.status).toBe(500);
+    expect(res.body.detail).toContain('1.sku: sku is not a known SKU');
   });
 
   it('checks controller routes too', async () => {
