@@ -3,7 +3,7 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup,file] [--servers a,b]
+ *                          [--only hello,route,body,mw,controller,startup,users,file] [--servers a,b]
  *                          [--quick] [--no-pin] [--startup-routes 1000] [--controller-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
@@ -46,7 +46,7 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup,file (or 1-6, 8)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file (or 1-8)
   --servers <list>     ${ALL_SERVERS.join(',')}
   --startup-routes <n> routes registered in the startup scenario (default 1000)
   --controller-rounds <n>
@@ -112,7 +112,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'file', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'file', 'controller', 'startup'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {
@@ -125,8 +125,8 @@ function parseOptions(argv: string[]): Options {
   const controllerReport = selected.includes('controller');
   let servers = list(values.servers);
   if (controllerReport && loadIds.length === 0) {
-    // "--only controller": the four load scenarios, Tern plain vs Tern controller.
-    loadIds = ['hello', 'route', 'body', 'mw'];
+    // "--only controller": the load scenarios, Tern plain vs Tern controller.
+    loadIds = ['hello', 'route', 'body', 'mw', 'users'];
     servers ??= ['tern', 'tern-controller'];
   }
   // Scenarios only some servers implement (8. file): without --servers, start just those.

@@ -3,7 +3,7 @@
  * follow from the measured rounds, judged pair by pair.
  */
 import type { RunResult } from '../src/harness/load';
-import { evaluateTargets, summariseController, toMarkdown, type ControllerPair, type Report } from '../src/harness/report';
+import { evaluateTargets, summariseController, summariseLoad, toMarkdown, type ControllerPair, type Report } from '../src/harness/report';
 
 function round(cpuUsPerReq: number, rps = 1_000_000 / cpuUsPerReq): RunResult {
   return {
@@ -78,6 +78,45 @@ describe('scenario 5: controllers against plain routes', () => {
     };
     const markdown = toMarkdown(report);
     expect(markdown).toContain('| 4. mw | 4 | 13.1 | 13.0 | 1.00× | 0.98×–1.01× | 1.00× |');
-    expect(markdown).toContain('the 3 interleaved round(s) of scenarios 1–4, plus 1 round(s) of the two alone');
+    expect(markdown).toContain('the 3 interleaved round(s) of the load scenarios, plus 1 round(s) of the two alone');
+  });
+});
+
+describe('scenario 7: responses through a model', () => {
+  const summary = (server: string, cpuUsPerReq: number) => summariseLoad('users', server, [round(cpuUsPerReq)]);
+  const target7 = (load: ReturnType<typeof summary>[]) => evaluateTargets(load, [], []).find((t) => t.target.startsWith('7.'))!;
+
+  it('passes when Tern matches Fastify on req/s and CPU/request and is 5× NestJS-on-Express', () => {
+    const pass = target7([summary('tern', 100), summary('fastify', 100), summary('nest-express', 500)]);
+    expect(pass.status).toBe('PASS');
+    expect(pass.measured).toBe('1.00× req/s, 1.00× CPU/req; 5.00× nest-express');
+  });
+
+  it('fails when Tern costs more CPU per request than Fastify, or is under 5× NestJS', () => {
+    expect(target7([summary('tern', 105), summary('fastify', 100), summary('nest-express', 1000)]).status).toBe('FAIL');
+    expect(target7([summary('tern', 90), summary('fastify', 100), summary('nest-express', 400)]).status).toBe('FAIL');
+  });
+
+  it('is n/a without all three servers, and the report has a section 7', () => {
+    expect(target7([summary('tern', 100), summary('fastify', 100)]).status).toBe('n/a');
+    const load = [summary('tern', 100), summary('fastify', 110)];
+    const report: Report = {
+      date: '2026-11-23T12:00:00.000Z',
+      meta: {
+        node: 'v20',
+        cpu: 'test CPU',
+        cpus: 2,
+        memoryGiB: 24,
+        pinning: 'none',
+        options: { duration: 5, rounds: 1, connections: 50, warmup: 1, retries: 2, quietWait: 20, quick: false, controllerRounds: 0 },
+        versions: {},
+      },
+      load,
+      controller: [],
+      startup: [],
+      skipped: [],
+      targets: evaluateTargets(load, [], []),
+    };
+    expect(toMarkdown(report)).toContain('## 7. GET /users → 50 users of 12 fields through a response model');
   });
 });

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ITEM_JSON, MW_EXPECTED, ROUTE_EXPECTED, ROUTE_URL, makeItem } from '../shared/payload';
 import { exampleUrl, fillerBody, fillerRoutes } from '../shared/routes';
 import { STATIC_SIZE, STATIC_URL, staticBytes } from '../shared/static-file';
+import { expectedUsers, USERS_PATH } from '../shared/users';
 import type { ScenarioId } from './scenarios';
 
 interface Reply {
@@ -106,6 +107,13 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
         invalidNested.status === 400 || invalidNested.status === 422,
         `POST /items with lines.3.qty = 0: status ${invalidNested.status}, expected 400/422 (nested validation?)`,
       );
+      return;
+    }
+    case 'users': {
+      // Exactly the model's fields: no passwordHash, no resetToken, createdAt as an ISO string.
+      const r = await request(port, host, 'GET', USERS_PATH);
+      expectJson(r, 200, expectedUsers(), `GET ${USERS_PATH}`);
+      expect(!/passwordHash|resetToken/.test(r.text), `GET ${USERS_PATH}: a filtered field was sent`);
       return;
     }
     case 'mw': {

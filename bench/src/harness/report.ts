@@ -216,6 +216,18 @@ export function evaluateTargets(load: LoadSummary[], controller: ControllerCompa
       status: parts.length === 0 ? 'n/a' : worst <= 1.03 ? 'PASS' : 'FAIL',
     });
   }
+  {
+    const t = tern('users');
+    const f = fastify('users');
+    const rps = ratio(t?.rps, f?.rps);
+    const cpu = ratio(t?.cpuUsPerReq, f?.cpuUsPerReq);
+    const vsN = ratio(t?.rps, find(load, 'users', 'nest-express')?.rps);
+    out.push({
+      target: '7. users: Tern ≥ 1.0× Fastify req/s and ≤ 1.0× its CPU/request, ≥ 5× NestJS-on-Express req/s',
+      measured: `${fmtRatio(rps)} req/s, ${fmtRatio(cpu)} CPU/req; ${fmtRatio(vsN)} nest-express`,
+      status: !Number.isFinite(rps) || !Number.isFinite(cpu) || !Number.isFinite(vsN) ? 'n/a' : rps >= 1.0 && cpu <= 1.0 && vsN >= 5 ? 'PASS' : 'FAIL',
+    });
+  }
   for (const server of ['tern', 'tern-controller']) {
     const s = startup.find((x) => x.server === server);
     out.push({
@@ -288,7 +300,7 @@ export function toMarkdown(report: Report): string {
     lines.push(
       '',
       `Ratios are medians over pairs: one round of each server, one right after the other (the ` +
-        `${report.meta.options.rounds} interleaved round(s) of scenarios 1–4, plus ${report.meta.options.controllerRounds} ` +
+        `${report.meta.options.rounds} interleaved round(s) of the load scenarios, plus ${report.meta.options.controllerRounds} ` +
         'round(s) of the two alone, alternating which goes first). The µs columns are medians over the same rounds.',
       '',
     );

@@ -1,8 +1,9 @@
 /** The benchmark scenarios and how autocannon loads each one. */
 import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
 import { STATIC_URL } from '../shared/static-file';
+import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'file';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'file';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -37,6 +38,13 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
   },
   { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw' },
   {
+    id: 'users',
+    number: 7,
+    title: `GET ${USERS_PATH} → ${USER_COUNT} users of 12 fields through a response model (2 fields filtered out)`,
+    method: 'GET',
+    path: USERS_PATH,
+  },
+  {
     id: 'file',
     number: 8,
     title: `GET ${STATIC_URL}, a 1 MiB file (res.file, @fastify/static reply.sendFile, fs.createReadStream)`,
@@ -46,7 +54,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
   },
 ];
 
-/** Names accepted by --only, numbers included (1–6, 8). */
+/** Names accepted by --only, numbers included (1–8). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -62,6 +70,9 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   controller: 'controller',
   '6': 'startup',
   startup: 'startup',
+  '7': 'users',
+  users: 'users',
+  responses: 'users',
   '8': 'file',
   file: 'file',
   static: 'file',

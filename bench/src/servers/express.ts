@@ -7,6 +7,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
+import { USERS_PATH, makeUsers, toUserJson } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
 type UserRequest = Request & { user?: { id: number } };
@@ -68,6 +69,12 @@ export const start: StartServer = async (options: ServerOptions) => {
       res.json({ user: req.user!.id });
     },
   );
+
+  // Scenario 7: the hand-written mapping a plain Express service uses to keep secrets in.
+  const users = makeUsers();
+  app.get(USERS_PATH, (_req, res) => {
+    res.json(users.map(toUserJson));
+  });
 
   addFillers(after);
 

@@ -1,8 +1,9 @@
 /**
  * Fastify 5 as shipped: no logger, body validated by a JSON schema (Ajv, compiled at startup),
  * path parameters typed by a params schema (id coerced to an integer, slug checked by pattern).
- * No response schemas: every server serialises with JSON.stringify-equivalent code paths, and
- * Tern has no response serialiser to compare against (see docs/performance.md).
+ * No response schemas in scenarios 1–4 (every server serialises with JSON.stringify-equivalent
+ * code paths); scenario 7 (GET /users) declares one, so fast-json-stringify writes (and filters)
+ * the users, as Tern's declared response model does (see docs/performance.md).
  */
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
@@ -10,6 +11,7 @@ import { itemSchema } from '../shared/item-schema';
 import { MW_USER, SLUG_PATTERN } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
 import { staticRoot } from '../shared/static-file';
+import { USERS_PATH, makeUsers, usersResponseSchema } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
 declare module 'fastify' {
@@ -76,6 +78,8 @@ export const start: StartServer = async (options: ServerOptions) => {
   // Scenario 8: @fastify/static's reply.sendFile (its defaults: ETag, Last-Modified, ranges).
   await app.register(fastifyStatic, { root: staticRoot(), serve: false });
   app.get<{ Params: { name: string } }>('/static/:name', (req, reply) => reply.sendFile(req.params.name));
+  const users = makeUsers();
+  app.get(USERS_PATH, { schema: { response: { 200: usersResponseSchema } } }, async () => users);
 
   addFillers(after);
 

@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import {
   Body,
+  ClassSerializerInterceptor,
   Controller,
   Get,
   Injectable,
@@ -20,13 +21,16 @@ import {
   Post,
   Req,
   RequestMethod,
+  SerializeOptions,
   UnprocessableEntityException,
+  UseInterceptors,
   ValidationPipe,
 } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER, SLUG_RE } from '../shared/payload';
 import { colonSubPath, fillerBody, FillerRoute, groupFillers, splitFillers } from '../shared/routes';
+import { makeUsers, UserDto } from '../shared/users';
 
 type RawReq = IncomingMessage & { user?: { id: number } };
 type Class = new (...args: never[]) => unknown;
@@ -54,6 +58,19 @@ class PostsController {
   @Get(':id/posts/:slug')
   post(@Param('id', ParseIntPipe) id: number, @Param('slug', SlugPipe) slug: string) {
     return { id, slug };
+  }
+}
+
+const users = makeUsers();
+
+/** Scenario 7, the way Nest's docs serialize: ClassSerializerInterceptor with the DTO as the type. */
+@Controller('users')
+@UseInterceptors(ClassSerializerInterceptor)
+class UsersController {
+  @Get()
+  @SerializeOptions({ type: UserDto, excludeExtraneousValues: true })
+  list() {
+    return users;
   }
 }
 
@@ -132,6 +149,7 @@ export function nestModule(fillers: number): Class {
     PostsController,
     ItemsController,
     MwController,
+    UsersController,
     ...fillerControllers(after, 'b'),
   ];
 

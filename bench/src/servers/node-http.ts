@@ -10,6 +10,7 @@ import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers } from '../shared/routes';
 import { STATIC_NAME, staticRoot } from '../shared/static-file';
+import { makeUsers, toUserJson } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
 type Req = http.IncomingMessage & { user?: { id: number } };
@@ -167,6 +168,8 @@ export const start: StartServer = async (options: ServerOptions) => {
       fs.createReadStream(file).pipe(res);
     });
   });
+  const users = makeUsers();
+  router.add('GET', ['users'], (_req, res) => sendJson(res, 200, users.map(toUserJson)));
 
   addFillers(after);
 

@@ -9,6 +9,7 @@ import type { Request } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { fillerBody, FillerRoute, groupFillers, splitFillers, ternSubPath } from '../shared/routes';
+import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { ServerOptions, StartServer } from './types';
 
@@ -27,6 +28,16 @@ class PostsController {
   @Get('/{id:int}/posts/{slug:slug}')
   async post(@Param('id') id: number, @Param('slug') slug: string) {
     return { id, slug };
+  }
+}
+
+const users = makeUsers();
+
+@Controller()
+class UsersController {
+  @Get(USERS_PATH, { responses: { 200: [UserDto] } })
+  async list() {
+    return users;
   }
 }
 
@@ -80,6 +91,7 @@ export const start: StartServer = async (options: ServerOptions) => {
     PostsController,
     ItemsController,
     MwController,
+    UsersController,
     ...fillerControllers(after, 'b'),
   ]);
   await app.listen({ port: options.port, host: options.host });

@@ -8,6 +8,7 @@ import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
 import { staticRoot } from '../shared/static-file';
+import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { ServerOptions, StartServer } from './types';
 
@@ -41,6 +42,9 @@ export const start: StartServer = async (options: ServerOptions) => {
   // Scenario 8: res.file (send: ETag, Last-Modified, ranges; realpath check against the root).
   const root = staticRoot();
   app.get('/static/{name}', async (_req, res, { name }) => res.file(name, { root }));
+  // Scenario 7: the declared response model filters (and writes) the stored entities.
+  const users = makeUsers();
+  app.get(USERS_PATH, { responses: { 200: [UserDto] } }, async () => users);
 
   addFillers(after);
 

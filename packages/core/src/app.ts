@@ -22,7 +22,7 @@ import { buildUrl } from './routing/url';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
 import { findDuplicateLibraries } from './validation/duplicates';
-import type { ModelCompiler } from './validation/model-compiler';
+import type { ModelClass, ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 
 /**
@@ -230,6 +230,9 @@ export class TernApp extends RouteDeclarer {
     const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
       bodyLimit: this.config.bodyLimit,
       report: (err, req) => this.exceptions.report(err, req.raw),
+      compileModel: (model) => this.modelCompiler.compile(model as ModelClass),
+      responseFiltering: this.config.responseFiltering,
+      validateResponses: this.config.validateResponses,
     });
     // Every model is compiled by now: a second copy of a validation library would make Tern
     // read records the app never wrote. Fail startup rather than accept unchecked data.

@@ -27,10 +27,31 @@ export class MakeConfig {
   readonly strictModels: boolean;
   /** Most fields a urlencoded form body may have (default 1000); more is a 413. */
   readonly formFieldLimit: number;
+  /**
+   * Send only what a route's declared response model holds (`responses: { 200: UserDto }`):
+   * default `true`. A route or controller can still say `responseFiltering: false`.
+   */
+  readonly responseFiltering: boolean;
+  /**
+   * Check each filtered body against its model; a handler that breaks its contract is a 500
+   * (`TERN_RESPONSE_CONTRACT_VIOLATED`, reported to the logger). Default: on when `debug` is.
+   */
+  readonly validateResponses: boolean;
 
   constructor(
     options: Partial<
-      Pick<MakeConfig, 'debug' | 'bodyLimit' | 'jsonDepthLimit' | 'maxParamLength' | 'forbidUnknownProperties' | 'strictModels' | 'formFieldLimit'>
+      Pick<
+        MakeConfig,
+        | 'debug'
+        | 'bodyLimit'
+        | 'jsonDepthLimit'
+        | 'maxParamLength'
+        | 'forbidUnknownProperties'
+        | 'strictModels'
+        | 'formFieldLimit'
+        | 'responseFiltering'
+        | 'validateResponses'
+      >
     > = {},
   ) {
     this.debug = options.debug ?? false;
@@ -40,6 +61,8 @@ export class MakeConfig {
     this.forbidUnknownProperties = options.forbidUnknownProperties === true;
     this.strictModels = options.strictModels === true;
     this.formFieldLimit = positive(options.formFieldLimit, 1000, 'formFieldLimit');
+    this.responseFiltering = options.responseFiltering ?? true;
+    this.validateResponses = options.validateResponses ?? this.debug;
   }
 }
 

@@ -460,3 +460,25 @@ describe('responses by contract', () => {
     }
   });
 });
+
+describe('lists of strings written without JSON.stringify', () => {
+  const lists: unknown[][] = [
+    [],
+    ['a', 'b'],
+    ['say "hi"', 'back\\slash', 'line\nbreak', '\u2028', '\ud800', '\ud83d\ude00'],
+    ['a', undefined],
+    // eslint-disable-next-line no-sparse-arrays
+    [, 'a'],
+    ['a', 1],
+    ['a', null],
+    Array.from({ length: 20 }, (_, i) => `tag-${i}`),
+    [new String('boxed')],
+  ];
+
+  it.each(lists.map((list) => [JSON.stringify(list), list]))('writes %s as JSON.stringify does', (_name, list) => {
+    for (const codegen of [true, false]) {
+      const serializer = compileResponseSerializer({ tags: Array }, { codegen }) as ResponseSerializer;
+      expect(serializer.serialize({ tags: list })).toBe(JSON.stringify({ tags: list }));
+    }
+  });
+});

@@ -23,6 +23,8 @@ export interface ControllerOptions {
    * stripped; overrides the app's `MakeConfig` setting, a route's own option overrides this.
    */
   forbidUnknownProperties?: boolean;
+  /** `false`: the controller's routes send JSON as their methods return it, declared response models or not. */
+  responseFiltering?: boolean;
 }
 
 /** What `@Controller` records on the class. */

@@ -172,7 +172,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
         buildRoute({
           where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
           classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.compiler ?? defaultModelCompiler,
+          compiler: scan.compiler ?? defaultModelCompiler, classFiltering: options.responseFiltering,
         }),
       );
       count++;
@@ -258,6 +258,8 @@ interface RouteInput {
   /** The app's, for `@Query()` models of routes and controllers that set none. */
   appForbidsUnknown: boolean | undefined;
   checkModel: ((model: Function, where: string) => void) | undefined;
+  /** The controller's `responseFiltering` option; a route's own wins. */
+  classFiltering: boolean | undefined;
 }
 
 function buildRoute(input: RouteInput): Routes<any> {
@@ -320,6 +322,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
     multipart: context.multipart.options,
   };
+  if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
 
   const route = new Routes({

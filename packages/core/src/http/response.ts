@@ -16,6 +16,18 @@ const HeaderMap = function HeaderMap() {} as unknown as new () => Record<string,
 HeaderMap.prototype = Object.create(null);
 
 /**
+ * What `res.json()` asks for the body of a status: the route's declared response models,
+ * compiled into serializers at startup (`serialization/`). The HTTP layer knows only this shape.
+ *
+ * @example
+ * res.serializers = { forStatus: (status) => (status === 200 ? { serialize: (v) => JSON.stringify(pick(v)) } : undefined) };
+ */
+export interface JsonSerializers {
+  /** The serializer for `statusCode`, or `undefined` when that status is sent as `JSON.stringify` writes it. */
+  forStatus(statusCode: number): { serialize(value: unknown): string | undefined } | undefined;
+}
+
+/**
  * The response a handler returns. Methods only record status, headers and body; the framework
  * writes them to the socket once the middleware chain has finished, so middleware can still change
  * headers after `await next()`.
@@ -33,6 +45,16 @@ export class TernResponse {
    * body afterwards (an error answer, `json()`) wins, and the stream is discarded unread.
    */
   streamBody?: StreamBody;
+  /**
+   * The route's declared response models (set by Tern before the handler runs, on routes that
+   * declare one and filter): `json()` sends only what the model for the status declares. Set it
+   * to `undefined` in a handler or middleware to send one answer unfiltered.
+   */
+  serializers: JsonSerializers | undefined = undefined;
+  /** The value, text and status of the last `json()` on a filtering route, so a later status change can re-serialize it. */
+  jsonData: unknown = undefined;
+  jsonBody: string | undefined = undefined;
+  jsonStatus = 0;
 
   constructor(readonly raw: ServerResponse) {}
 
@@ -43,9 +65,31 @@ export class TernResponse {
       this.body = null;
       return this;
     }
-    this.body = JSON.stringify(data) ?? 'null';
+    this.body = this.serializers === undefined ? (JSON.stringify(data) ?? 'null') : this.serializeDeclared(data);
     this.headers['content-type'] = 'application/json; charset=utf-8';
     return this;
+  }
+
+  /** `json()` on a filtering route: the status's declared model decides what is written. */
+  private serializeDeclared(data: unknown): string {
+    const serializer = (this.serializers as JsonSerializers).forStatus(this.statusCode);
+    const body = (serializer === undefined ? JSON.stringify(data) : serializer.serialize(data)) ?? 'null';
+    this.jsonData = data;
+    this.jsonBody = body;
+    this.jsonStatus = this.statusCode;
+    return body;
+  }
+
+  /**
+   * Called by the writer: when the status changed after `json()` on a filtering route (and the
+   * body was not replaced since), writes the value again with the final status's model, so
+   * `res.json(user); res.status(201)` is filtered by what 201 declares.
+   */
+  settleJson(): void {
+    const serializers = this.serializers;
+    if (serializers === undefined || this.jsonBody === undefined || this.body !== this.jsonBody || this.statusCode === this.jsonStatus) return;
+    if (serializers.forStatus(this.statusCode) === serializers.forStatus(this.jsonStatus)) return;
+    this.body = this.serializeDeclared(this.jsonData);
   }
 
   /** Sends plain text. */

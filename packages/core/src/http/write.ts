@@ -16,6 +16,7 @@ export function writeResponse(raw: ServerResponse, res: TernResponse, closeConne
     streamBody?.discard();
     return;
   }
+  if (res.serializers !== undefined) res.settleJson();
   const headers = res.headers;
   if (streamBody) {
     if (res.body === null) {

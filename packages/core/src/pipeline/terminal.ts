@@ -9,8 +9,9 @@ import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
 import { compileBodyInput, type BodyInput } from './body-input';
 import { invoke, type Step } from './chain';
+import { compileRouteResponses, withDeclaredResponses, type ResponseContractOptions } from './responses';
 
-export interface TerminalOptions {
+export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'compileModel'> {
   bodyLimit: number;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
@@ -24,8 +25,14 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const { bodyLimit } = options;
   const { validator } = route;
   const read = compileBodyInput(route);
+  // Declared response models: filtering serializers (and checks) handed to the response.
+  const responses = compileRouteResponses(route, {
+    responseFiltering: options.responseFiltering ?? true,
+    validateResponses: options.validateResponses ?? false,
+    compileModel: options.compileModel,
+  });
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
-  return (req, res) => {
+  const serve: Step = (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     return validateBody(req, validator, read).then((body) => {
@@ -33,6 +40,7 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });
   };
+  return responses ? withDeclaredResponses(serve, responses) : serve;
 }
 
 async function validateBody(

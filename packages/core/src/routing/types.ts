@@ -81,6 +81,11 @@ export interface RouteOptions {
   consumes?: string[];
   /** Limits of a multipart body read for the `requestModel` or a controller's uploaded files. */
   multipart?: MultipartOptions;
+  /**
+   * `false` sends this route's JSON bodies as the handler gave them, even where `responses`
+   * declares a model (default: the app's `MakeConfig.responseFiltering`, on).
+   */
+  responseFiltering?: boolean;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Unknown `requestModel` properties answer 422 naming them instead of being stripped (default: the app's `MakeConfig`). */

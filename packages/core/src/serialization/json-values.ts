@@ -145,7 +145,9 @@ export function writeAny(value: unknown, key: string | number): string | undefin
     case 'object':
       if (value === null) return 'null';
       if (isStandardDate(value)) return writeDate(value);
-      if (typeof (value as { toJSON?: unknown }).toJSON !== 'function') return JSON.stringify(value);
+      if (typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+        return Array.isArray(value) ? (writeStrings(value) ?? JSON.stringify(value)) : JSON.stringify(value);
+      }
       return writeUnderKey(value, key);
     case 'function':
       // A function is dropped, unless (oddly) it has a toJSON, which JSON.stringify calls.
@@ -154,6 +156,24 @@ export function writeAny(value: unknown, key: string | number): string | undefin
       // bigint: JSON.stringify throws unless BigInt.prototype.toJSON was defined; let it decide.
       return writeUnderKey(value, key);
   }
+}
+
+/**
+ * A short list of strings (`tags`, `roles`), the commonest undeclared array in a response, or
+ * `undefined` for anything else. Calling `JSON.stringify` costs a fixed setup that dominates
+ * for a few short strings; an item that is not a string (a hole included) sends the whole list
+ * back to it.
+ */
+function writeStrings(list: unknown[]): string | undefined {
+  const length = list.length;
+  if (length > 16) return undefined;
+  let out = '[';
+  for (let i = 0; i < length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string') return undefined;
+    out += (i === 0 ? '' : ',') + quote(item);
+  }
+  return out + ']';
 }
 
 /**

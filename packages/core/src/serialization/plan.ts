@@ -59,7 +59,7 @@ class Planner {
   private readonly models = new Map<Function, ObjectPlan>();
 
   plan(type: unknown, where: string): ValuePlan {
-    if (typeof type === 'function') return isModelClass(type) ? this.model(type) : ANY;
+    if (typeof type === 'function') return this.classPlan(type);
     if (Array.isArray(type)) {
       if (type.length !== 1) invalid(`${where}: a list is written [Type] with exactly one type, got ${type.length}`);
       return this.plan(type[0], `${where}[0]`);
@@ -74,6 +74,20 @@ class Planner {
       return { kind: 'object', label: 'shape', fields: inObjectKeyOrder(fields) };
     }
     return invalid(`${where}: expected a class, a constructor, [Type] or { field: Type }, got ${describe(type)}`);
+  }
+
+  /**
+   * A class declaring no property at all (no class-validator or class-transformer decorator, no
+   * class-level `@Exclude()`) is a plain TypeScript type, not a model: nothing to filter by, so
+   * its values are written whole rather than as `{}`.
+   */
+  private classPlan(cls: unknown): ValuePlan {
+    if (!isModelClass(cls)) return ANY;
+    if (!this.models.has(cls)) {
+      const { properties, exposedOnly } = declaredModel(cls);
+      if (properties.length === 0 && !exposedOnly) return ANY;
+    }
+    return this.model(cls);
   }
 
   private model(cls: Function): ObjectPlan {
@@ -95,7 +109,7 @@ class Planner {
       plan.fields.push({
         read: property.name,
         write: property.outputName,
-        value: isModelClass(nested) ? this.model(nested) : ANY,
+        value: this.classPlan(nested),
         hint: hintOf(property.designType),
       });
     }

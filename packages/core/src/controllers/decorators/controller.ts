@@ -22,6 +22,9 @@ export function Controller(prefix = '', options: ControllerOptions = {}): ClassD
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
     throw misuse(`@Controller('${prefix}'): name must be a non-empty string.`);
   }
+  if (options.responseFiltering !== undefined && typeof options.responseFiltering !== 'boolean') {
+    throw misuse(`@Controller('${prefix}'): responseFiltering must be true or false.`);
+  }
   return (target) => {
     if (getControllerMeta(target)) throw misuse(`${target.name}: @Controller is applied twice.`);
     setControllerMeta(target, { prefix, options: { ...options } });

@@ -1,0 +1,161 @@
+/**
+ * `validateResponses`: the check of a filtered body against its declared model, compiled once per
+ * route. Models are checked by their compiled validator (`compileModel`), lists item by item,
+ * shapes field by field; what the model never writes (`@Exclude()`) is not checked.
+ */
+import { TernError } from '../errors';
+import type { TernResponse } from '../http/response';
+import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
+import type { CompiledRoute } from '../routing/compile';
+import type { ResponseSchema } from '../routing/types';
+import type { ResponseSerializers } from '../serialization/compile';
+import { planResponse, type ValuePlan } from '../serialization/plan';
+import type { ModelValidator, ValidationIssue } from '../validation';
+import type { ResponseContractOptions } from './responses';
+
+/** Issues found in one value; a promise only where a model falls back to class-validator. */
+type Check = (value: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
+
+/** The declared schemas by key (`200`, `2XX`, `default`), with a route file's `responseModel` at the success status. */
+export function declaredSchemas(responses: Record<string, ResponseSchema> | undefined, responseModel: unknown, successStatus: number): Map<string, unknown> {
+  const out = new Map<string, unknown>(Object.entries(responses ?? {}).map(([key, schema]) => [key.toUpperCase(), schema]));
+  if (responseModel !== undefined && !out.has(String(successStatus))) out.set(String(successStatus), responseModel);
+  return out;
+}
+
+const compiledModels = new WeakMap<ResponseContractOptions, Map<Function, ModelValidator<object>>>();
+
+/** Rejects (throws) with `TERN_RESPONSE_CONTRACT_VIOLATED` when the body `json()` wrote breaks the model of its status. */
+export function contractCheck(
+  route: CompiledRoute,
+  serializers: ResponseSerializers,
+  schemas: Map<string, unknown>,
+  options: ResponseContractOptions,
+): (res: TernResponse) => TernResponse | Promise<TernResponse> {
+  // One validator per model class for the whole app, compiled now rather than on a first request.
+  let validators = compiledModels.get(options);
+  if (validators === undefined) compiledModels.set(options, (validators = new Map()));
+  const checks = new Map<string, Check | undefined>();
+  for (const [key, schema] of schemas) checks.set(key, checkFor(schema, validators as Map<Function, ModelValidator<object>>, options.compileModel));
+  return (res) => {
+    // Only a body `json()` wrote on this route and that nothing replaced since is checked.
+    if (res.jsonBody === undefined || res.body !== res.jsonBody) return res;
+    const status = res.statusCode;
+    const serializer = serializers.forStatus(status);
+    if (serializer === undefined) return res;
+    const check = checkForStatus(checks, status);
+    if (check === undefined) return res;
+    const issues = check(serializer.filter(res.jsonData));
+    const fail = (found: ValidationIssue[]): TernResponse => {
+      if (found.length > 0) throw contractViolated(route, status, found);
+      return res;
+    };
+    return issues instanceof Promise ? issues.then(fail) : fail(issues);
+  };
+}
+
+/** As `forStatus` looks serializers up: the exact status, then its range, then `default`. */
+function checkForStatus(checks: Map<string, Check | undefined>, status: number): Check | undefined {
+  const exact = String(status);
+  if (checks.has(exact)) return checks.get(exact);
+  const range = `${Math.floor(status / 100)}XX`;
+  if (checks.has(range)) return checks.get(range);
+  return checks.get('DEFAULT');
+}
+
+function contractViolated(route: CompiledRoute, status: number, issues: ValidationIssue[]): TernError {
+  const fields = issues.map((issue) => `${issue.path || '(body)'}: ${issue.message}`).join('; ');
+  return new TernError(
+    'TERN_RESPONSE_CONTRACT_VIOLATED',
+    `Route ${route.source} answered ${status} with a body its declared response model rejects: ${fields}.`,
+  );
+}
+
+/**
+ * The check of one schema, or `undefined` when it declares nothing checkable (`{ description }`,
+ * `String`, a class that is not a model). Models are checked by their compiled validator; built-in
+ * field types of a shape by their JSON type; a list item by item.
+ */
+function checkFor(schema: unknown, validators: Map<Function, ModelValidator<object>>, compile: ResponseContractOptions['compileModel']): Check | undefined {
+  if (typeof schema === 'function') {
+    if (!isModelClass(schema)) return builtinCheck(schema);
+    let validate = validators.get(schema);
+    if (validate === undefined) validators.set(schema, (validate = compile(schema)));
+    const model = validate;
+    const plan = planResponse(schema);
+    // The filtered body lacks what the model never writes (`@Exclude()`, hidden groups): the
+    // model's rules about those properties are about input, not about this answer.
+    const written = (result: { ok: true } | { ok: false; errors: ValidationIssue[] }) =>
+      issuesOf(result).filter((issue) => plan === undefined || isWritten(plan, issue.path));
+    return (value) => {
+      const result = model(value);
+      return result instanceof Promise ? result.then(written) : written(result);
+    };
+  }
+  if (Array.isArray(schema) && schema.length === 1) {
+    const item = checkFor(schema[0], validators, compile);
+    if (item === undefined) return undefined;
+    return (value) => {
+      if (!Array.isArray(value)) return [{ path: '', message: 'body must be an array' }];
+      return merge(value.map((entry, index) => prefixed(item(entry), `${index}`)));
+    };
+  }
+  if (isPlainObject(schema) && !isDescriptionShape(schema)) {
+    const fields = Object.entries(schema).map(([name, type]) => [name, checkFor(type, validators, compile)] as const);
+    return (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', message: 'body must be an object' }];
+      const record = value as Record<string, unknown>;
+      // Every field of a shape is required, as its OpenAPI schema says.
+      return merge(
+        fields.map(([name, check]) => {
+          if (record[name] === undefined) return [{ path: name, message: `${name} is required` }];
+          return check ? prefixed(check(record[name]), name) : [];
+        }),
+      );
+    };
+  }
+  return undefined;
+}
+
+const JSON_TYPES = new Map<Function, string>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+]);
+
+function builtinCheck(type: Function): Check | undefined {
+  const expected = JSON_TYPES.get(type);
+  if (expected === undefined) return undefined;
+  return (value) => (typeof value === expected ? [] : [{ path: '', message: `must be a ${expected}` }]);
+}
+
+/**
+ * Whether the property an issue names (`address.city`, `tags.2`, by the model's own property
+ * names) is one the serializer writes. List indexes are skipped, as the filter treats a list
+ * item by item; below an undeclared (`any`) value everything is written.
+ */
+function isWritten(plan: ValuePlan, path: string): boolean {
+  let current: ValuePlan = plan;
+  for (const segment of path === '' ? [] : path.split('.')) {
+    if (current.kind === 'any') return true;
+    if (/^\d+$/.test(segment) && !current.fields.some((field) => field.read === segment)) continue;
+    const field = current.fields.find((candidate) => candidate.read === segment);
+    if (field === undefined) return false;
+    current = field.value;
+  }
+  return true;
+}
+
+function issuesOf(result: { ok: true } | { ok: false; errors: ValidationIssue[] }): ValidationIssue[] {
+  return result.ok ? [] : result.errors;
+}
+
+function prefixed(issues: ValidationIssue[] | Promise<ValidationIssue[]>, prefix: string): ValidationIssue[] | Promise<ValidationIssue[]> {
+  const add = (list: ValidationIssue[]) => list.map((issue) => ({ path: issue.path ? `${prefix}.${issue.path}` : prefix, message: issue.message }));
+  return issues instanceof Promise ? issues.then(add) : add(issues);
+}
+
+function merge(parts: Array<ValidationIssue[] | Promise<ValidationIssue[]>>): ValidationIssue[] | Promise<ValidationIssue[]> {
+  if (parts.some((part) => part instanceof Promise)) return Promise.all(parts).then((lists) => lists.flat());
+  return (parts as ValidationIssue[][]).flat();
+}

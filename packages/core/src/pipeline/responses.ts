@@ -1,0 +1,71 @@
+/**
+ * Responses by contract: each route's declared response models, compiled once in `ready()` into
+ * the serializers `res.json()` uses (only what the model declares leaves the server) and, with
+ * `validateResponses`, into a check of the filtered body against the model.
+ */
+import { TernError } from '../errors';
+import type { TernResponse } from '../http/response';
+import type { CompiledRoute } from '../routing/compile';
+import type { ResponseSchema } from '../routing/types';
+import { compileResponseSerializers, type ResponseSerializers } from '../serialization/compile';
+import type { ModelValidator } from '../validation';
+import type { Step } from './chain';
+import { contractCheck, declaredSchemas } from './response-checks';
+
+export interface ResponseContractOptions {
+  /** `MakeConfig.responseFiltering`: the app's default; a route's own `responseFiltering` wins. */
+  responseFiltering: boolean;
+  /** `MakeConfig.validateResponses`. */
+  validateResponses: boolean;
+  compileModel: (model: Function) => ModelValidator<object>;
+}
+
+/** What a route needs to keep its contract: the serializers, and the check when asked for. */
+export interface RouteResponses {
+  readonly serializers: ResponseSerializers;
+  /** Rejects with `TERN_RESPONSE_CONTRACT_VIOLATED` when the body `json()` wrote breaks its model. */
+  readonly check?: (res: TernResponse) => TernResponse | Promise<TernResponse>;
+}
+
+/**
+ * The route's compiled response contract, or `undefined` when nothing is filtered: no declared
+ * model, filtering turned off (app, controller or route), or a mounted app.
+ */
+export function compileRouteResponses(route: CompiledRoute, options: ResponseContractOptions): RouteResponses | undefined {
+  if (route.mount) return undefined;
+  const declaredOptions = route.declaration.options;
+  if (declaredOptions.responseFiltering !== undefined && typeof declaredOptions.responseFiltering !== 'boolean') {
+    throw new TernError('TERN_INVALID_ROUTE', `Route ${route.source}: responseFiltering must be true or false.`);
+  }
+  if ((declaredOptions.responseFiltering ?? options.responseFiltering) !== true) return undefined;
+  const responses = declaredOptions.responses as Record<string, ResponseSchema> | undefined;
+  const responseModel = route.info.extra.responseModel;
+  let serializers: ResponseSerializers;
+  try {
+    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.statusCode });
+  } catch (error) {
+    if (error instanceof TernError) throw new TernError(error.code, `Route ${route.source}: ${error.message}`, { cause: error });
+    throw error;
+  }
+  if (serializers.size === 0) return undefined;
+  if (!options.validateResponses) return { serializers };
+  return { serializers, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.statusCode), options) };
+}
+
+/**
+ * Wraps a route's innermost step: the serializers are handed to the response before the
+ * handler runs, and the check (if any) runs on what the handler answered.
+ */
+export function withDeclaredResponses(step: Step, responses: RouteResponses): Step {
+  const { serializers, check } = responses;
+  if (check === undefined) {
+    return (req, res) => {
+      res.serializers = serializers;
+      return step(req, res);
+    };
+  }
+  return (req, res) => {
+    res.serializers = serializers;
+    return step(req, res).then(check);
+  };
+}
