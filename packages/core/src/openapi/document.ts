@@ -16,7 +16,11 @@ import type { CompiledPath } from '../routing/path';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
+import { applyProduces, readsJson, requestBodyOf } from './content';
+import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
+import { addProblemResponses, ProblemRefs } from './problems';
+import { topLevelTags } from './tags';
 import { SchemaRegistry } from './schema';
 import { statusKeyed } from './status-keyed';
 import { validateSecurityRequirements } from './security';
@@ -31,29 +35,6 @@ const DOCUMENTED_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', '
 const ACCEPT_ALL = new Set(['str', 'path']);
 
 const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
-
-/** What Tern answers when a path value or a request body fails validation (errors/problem.ts). */
-const VALIDATION_PROBLEM: SchemaObject = {
-  type: 'object',
-  description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    instance: { type: 'string' },
-    code: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-        required: ['path', 'message'],
-      },
-    },
-  },
-  required: ['type', 'title', 'status', 'instance'],
-};
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its compiled routes and its OpenAPI settings.
@@ -70,10 +51,15 @@ const VALIDATION_PROBLEM: SchemaObject = {
  */
 export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig): OpenAPIObject {
   validateSecurityRequirements(routes, config);
-  const info: OpenAPIObject['info'] = { title: config.title, version: config.version };
+  // openapi3-ts's InfoObject lacks 3.1's `summary`; the object is plain JSON either way.
+  const info: OpenAPIObject['info'] & { summary?: string } = { title: config.title, version: config.version };
+  if (config.summary) info.summary = config.summary;
   if (config.description) info.description = config.description;
+  if (config.termsOfService) info.termsOfService = config.termsOfService;
+  if (config.contact) info.contact = structuredClone(config.contact);
+  if (config.license) info.license = structuredClone(config.license);
   const builder = OpenApiBuilder.create({ openapi: OPENAPI_VERSION, info, paths: {} });
-  for (const server of config.servers ?? []) builder.addServer({ ...server });
+  for (const server of config.servers ?? []) builder.addServer(structuredClone(server));
 
   for (const route of routes) compiledOf(route);
   const documented = routes.filter((route) => !route.excludeFromSchema);
@@ -83,8 +69,9 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   const context: BuildContext = {
     registry: new SchemaRegistry(),
     ids: new OperationIds(operations),
-    problemRefs: [],
+    problems: new ProblemRefs(),
     templates: new PathTemplates(),
+    config,
   };
 
   // A Map while collecting: an object gaining a thousand keys one by one gets a new hidden class
@@ -107,22 +94,26 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   for (const [path, item] of paths) builder.addPath(path, item);
 
   for (const [name, schema] of Object.entries(context.registry.components())) builder.addSchema(name, schema);
-  if (context.problemRefs.length > 0) {
-    const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
-    const name = freeName('ValidationProblem', taken);
-    builder.addSchema(name, structuredClone(VALIDATION_PROBLEM));
-    for (const ref of context.problemRefs) ref.$ref = `#/components/schemas/${name}`;
-  }
+  const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
+  for (const [name, schema] of context.problems.components(taken)) builder.addSchema(name, schema);
   for (const [name, scheme] of config.securitySchemes) builder.addSecurityScheme(name, scheme.toOpenAPI());
-  return builder.getSpec();
+  const spec = builder.getSpec();
+  // Routes without `security` are public (declaring is what enforcement reads): say so once, at
+  // the root, so tools do not take a missing requirement for a forgotten one.
+  spec.security = [];
+  const tags = topLevelTags(config.tags, operations.map((o) => o.route.tags));
+  if (tags.length > 0) spec.tags = tags;
+  if (config.externalDocs) spec.externalDocs = structuredClone(config.externalDocs);
+  return spec;
 }
 
 interface BuildContext {
   registry: SchemaRegistry;
   ids: OperationIds;
-  /** `$ref`s to the validation problem, named once every user model has claimed its name. */
-  problemRefs: ReferenceObject[];
+  /** `$ref`s to the problem schemas, named once every user model has claimed its name. */
+  problems: ProblemRefs;
   templates: PathTemplates;
+  config: OpenAPIConfig;
 }
 
 function buildOperation(operation: OperationRef, names: string[], context: BuildContext): OperationObject {
@@ -136,12 +127,10 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   out.operationId = context.ids.idFor(operation);
   const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
   if (parameters.length > 0) out.parameters = parameters;
-  if (options.requestModel !== undefined) {
-    out.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: describeShape(context.registry, options.requestModel, `${where}: requestModel`) } },
-    };
-  }
+  const hasModel = options.requestModel !== undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`) : undefined;
+  const requestBody = requestBodyOf(options.consumes, model, hasModel, where);
+  if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
   if (route.security !== undefined) out.security = route.security.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, [...scopes]])));
@@ -205,6 +194,11 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
     }
+    if (isProblemShape(shape)) {
+      // `{ description, problem: true }`: the answer is an HTTPException, rendered as a problem.
+      out[status] = context.problems.response(shape.description);
+      continue;
+    }
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
@@ -215,10 +209,20 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   const rejectsInput =
     options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
-  if (out['422'] === undefined && rejectsInput) {
-    const ref: ReferenceObject = { $ref: '' };
-    context.problemRefs.push(ref);
-    out['422'] = { description: 'Validation Error', content: { 'application/problem+json': { schema: ref } } };
+  applyProduces(out, options.produces, where);
+  if (context.config.problemResponses) {
+    const body = options.requestModel !== undefined || options.consumes !== undefined;
+    addProblemResponses(
+      out,
+      {
+        body,
+        jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
+        consumes: options.consumes !== undefined,
+        rejectsInput,
+        enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
+      },
+      context.problems,
+    );
   }
   return out;
 }
@@ -278,10 +282,10 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
   });
 }
 
-function freeName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  return name;
+/** `{ description: 'No such note', problem: true }` in `responses`. */
+function isProblemShape(shape: unknown): shape is { description: string; problem: true } {
+  const s = shape as { description?: unknown; problem?: unknown } | null;
+  return isPlain(shape) && s?.problem === true && typeof s.description === 'string' && Object.keys(s as object).length === 2;
 }
 
 function isPlain(value: unknown): boolean {

@@ -4,6 +4,7 @@
  */
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
+import { contentTypeCheck } from '../http/media-types';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ModelValidator, ValidationResult } from '../validation';
@@ -24,9 +25,18 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
   const validator = route.requestModel ? options.compileModel(route.requestModel) : undefined;
+  // `consumes`: a body of another media type is a 415 (routes without it pay nothing).
+  const checkContentType = contentTypeCheck(route.declaration.options.consumes, `Route ${route.source}`);
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   return (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
+    if (checkContentType) {
+      try {
+        checkContentType(req.raw.headers['content-type'], req.hasBody);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     return validateBody(req, validator).then((body) => {
       req.body = body;

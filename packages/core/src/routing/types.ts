@@ -72,6 +72,17 @@ export interface RouteOptions {
   excludeFromSchema?: boolean;
   /** The status sent when the handler returns a plain value (default 200). */
   statusCode?: number;
+  /**
+   * Media types the request body may have (`'application/octet-stream'`, `'image/*'`); a body of
+   * another type is a 415. Default: any (JSON when `requestModel` reads it). Documented as the
+   * request body's content types.
+   */
+  consumes?: string[];
+  /**
+   * Media types of the responses other than JSON, by status: `{ 200: 'image/png' }` or
+   * `{ 200: ['text/csv', 'application/json'] }`. Documented as each response's content types.
+   */
+  produces?: Record<number, string | string[]>;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Anything else is kept as route metadata (`route.extra`). */

@@ -1,5 +1,6 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { readProperties, type PropertyMetadata, type ValidationMetadata } from './metadata';
+import { documentProperty } from './property-docs';
 import { ARRAY_RULES, VALUE_RULES, allowNull, fixesType, mergeFragments, type Rule } from './rules';
 import { constructorSchema, isModelClass, type RefFor } from './shapes';
 
@@ -14,7 +15,7 @@ export function modelSchema(model: Function, refFor: RefFor): SchemaObject {
   const properties: Record<string, SchemaObject | ReferenceObject> = {};
   const required: string[] = [];
   for (const property of readProperties(model)) {
-    properties[property.name] = propertySchema(property, refFor);
+    properties[property.name] = documentProperty(propertySchema(property, refFor), model, property.name);
     if (!property.optional) required.push(property.name);
   }
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
