@@ -46,7 +46,8 @@ describe('the document', () => {
   });
 
   it('has defaults for info and no empty sections', async () => {
-    const app = new TernApp();
+    // Without the automatic problem responses (openapi-contract.test.ts), to see the bare minimum.
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.get('/ping', ok);
     expect(await documentOf(app)).toEqual({
       openapi: '3.1.0',
@@ -161,7 +162,7 @@ describe('paths and path parameters', () => {
 
 describe('operations', () => {
   it('carry summary, description, tags (containers first), deprecated and extensions', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     const inner = new Router({ prefix: '/users', tags: ['users', 'shared'] });
     inner.get('/', { summary: 'List users', description: 'All of them.', tags: ['shared', 'list'], deprecated: true, 'x-rate-limit': 10 }, ok);
     const outer = new Router({ prefix: '/api', tags: ['api'] });
@@ -335,7 +336,7 @@ describe('request bodies and responses', () => {
   });
 
   it('renders every response shape: a class, [Class], a field shape and a description', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.get(
       '/users',
       {
@@ -365,7 +366,7 @@ describe('request bodies and responses', () => {
   });
 
   it('adds the success response only when no success status is declared', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.delete('/a', { statusCode: 204 }, ok);
     app.get('/b', { responses: { 404: { description: 'Gone' } } }, ok);
     app.get('/c', { responses: { 302: { description: 'Elsewhere' } } }, ok);
@@ -381,7 +382,7 @@ describe('request bodies and responses', () => {
     app.post('/things/{id:int}', { responses }, ok);
     const response = await app.inject('/openapi.json');
     const operation = JSON.parse(response.body).paths['/things/{id}'].post;
-    expect(Object.keys(operation.responses)).toEqual(['201', '404', '422', 'default', '4XX']);
+    expect(Object.keys(operation.responses)).toEqual(['201', '404', '413', '422', 'default', '4XX']);
     expect(operation.responses['201']).toEqual({ description: 'Made' });
   });
 

@@ -1,6 +1,7 @@
 /**
  * The problem+json answers Tern itself gives an operation, documented automatically. Each is
- * true of the route as compiled: 400/413/415 where a body is read, 422 where input is converted
+ * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
+ * 400/415 where a body is read, 422 where input is converted
  * or validated, 401/403 where `enforceSecurity` checks the declared `security`. 404 and 405 are
  * answers about paths and methods no operation owns, so no operation lists them.
  */
@@ -118,7 +119,9 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
       add(403, () => refs.response('The credentials are valid but lack a required scope.'));
     }
   }
-  if (facts.body) add(413, () => refs.response('The body is larger than the body limit.'));
+  // The body limit is checked before every handler, whatever the method: a Content-Length over
+  // it is refused even on a GET, so every operation can answer 413.
+  add(413, () => refs.response('The body is larger than the body limit.'));
   if (facts.body && (facts.jsonBody || facts.consumes)) add(415, () => refs.response('The Content-Type is not one this operation accepts.'));
   if (facts.rejectsInput) add(422, () => refs.response('Validation Error', 'validation'));
 }
