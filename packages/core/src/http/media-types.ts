@@ -3,7 +3,7 @@
  * against them. Compiled once per route; a request only calls the returned function.
  */
 import fastContentTypeParse from 'fast-content-type-parse';
-import { TernError } from '../errors';
+import { InvalidRouteError } from '../errors';
 import { requestError } from '../errors/request-error';
 
 /** `type/subtype`, `type/*` or `*` slash `*`: what `consumes` entries may be. */
@@ -21,7 +21,7 @@ export function isJsonMediaType(type: string): boolean {
 export function mediaRanges(consumes: unknown, where: string): string[] | undefined {
   if (consumes === undefined) return undefined;
   if (!Array.isArray(consumes) || consumes.length === 0 || !consumes.every((t) => typeof t === 'string' && MEDIA_RANGE.test(t.toLowerCase()))) {
-    throw new TernError('TERN_INVALID_ROUTE', `${where}: consumes must be a non-empty list of media types such as 'application/octet-stream' or 'image/*'.`);
+    throw new InvalidRouteError(`${where}: consumes must be a non-empty list of media types such as 'application/octet-stream' or 'image/*'.`);
   }
   return consumes.map((t: string) => t.toLowerCase());
 }
