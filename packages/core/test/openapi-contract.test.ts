@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
-import { Controller, Get, HTTPBearer, OAuth2, Query, TernApp, enforceSecurity, type Handler } from '@tern/core';
+import { Controller, Get, HTTPBearer, OAuth2, Put, Query, Req, TernApp, enforceSecurity, type Handler, type Request } from '@tern/core';
 import { ApiProperty } from '../src/openapi/api-property';
 
 /**
@@ -194,6 +194,25 @@ describe('content types', () => {
     expect(text.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(text.json()).toMatchObject({ code: 'TERN_UNSUPPORTED_MEDIA_TYPE', detail: "This route accepts image/png, image/jpeg, not 'text/plain'." });
     expect((await app.inject({ method: 'PUT', url: '/avatar' })).statusCode).toBe(200);
+  });
+
+  it('takes consumes and produces from a controller method decorator', async () => {
+    @Controller('/files')
+    class Files {
+      @Put('/{name}', { consumes: ['application/octet-stream'], produces: { 200: 'text/plain' } })
+      async upload(@Req() req: Request) {
+        return `stored ${req.headers.get('content-length')} bytes`;
+      }
+    }
+    const app = new TernApp();
+    app.registerControllers([Files]);
+    const operation = (await documentOf(app)).paths['/files/{name}'].put;
+    expect(operation.requestBody.content).toEqual({ 'application/octet-stream': {} });
+    expect(operation.responses[200].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+    const refused = await app.inject({ method: 'PUT', url: '/files/a', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(refused.statusCode).toBe(415);
+    const stored = await app.inject({ method: 'PUT', url: '/files/a', headers: { 'content-type': 'application/octet-stream' }, payload: 'abc' });
+    expect([stored.statusCode, stored.body]).toEqual([200, 'stored 3 bytes']);
   });
 
   it('fails ready() on a consumes entry that is not a media type', async () => {
