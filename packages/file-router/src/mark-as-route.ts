@@ -25,6 +25,8 @@ export interface MarkAsRouteOptions
     | 'parameters'
     | 'excludeFromSchema'
     | 'statusCode'
+    | 'consumes'
+    | 'produces'
   > {
   /** The full URL path, replacing the one derived from the file's directory. */
   path?: string;
@@ -41,7 +43,7 @@ const ROUTE_OPTIONS = Symbol.for('tern.fileRouter.routeOptions');
 const OPTION_KEYS = new Set<string>([
   'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode',
+  'statusCode', 'consumes', 'produces',
 ]);
 
 /**
