@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
-import { Controller, Get, HTTPBearer, OAuth2, Put, Query, Req, TernApp, enforceSecurity, type Handler, type Request } from '@tern/core';
+import { Controller, Get, HTTPBearer, OAuth2, PartialType, PickType, Put, Query, Req, TernApp, enforceSecurity, type Handler, type Request } from '@tern/core';
 import { ApiProperty } from '../src/openapi/api-property';
 
 /**
@@ -167,6 +167,18 @@ describe('property documentation', () => {
     expect(create.properties.tags).toEqual({ type: ['array', 'null'], items: { type: 'string' }, examples: [['home'], ['work', 'urgent']] });
     expect(create.properties.secret).toEqual({ type: ['string', 'null'], writeOnly: true, format: 'password', deprecated: true });
     expect(note.properties.id).toEqual({ type: 'integer', readOnly: true, description: 'Given by the server' });
+  });
+
+  it('carries @ApiProperty and initialiser defaults into subclasses and mapped types', async () => {
+    class UpdateNote extends PartialType(CreateNote) {}
+    class Paging extends PickType(ListQuery, ['page']) {}
+    class Detailed extends CreateNote {}
+    const app = new TernApp();
+    app.patch('/notes', { requestModel: UpdateNote, responses: { 200: Detailed, 201: Paging } }, ok);
+    const schemas = (await documentOf(app)).components.schemas;
+    expect(schemas.UpdateNote.properties.title).toMatchObject({ description: 'Shown as the heading', example: 'Groceries' });
+    expect(schemas.Detailed.properties.secret).toMatchObject({ writeOnly: true });
+    expect(schemas.Paging.properties.page).toMatchObject({ default: 1, description: 'Page number, from 1' });
   });
 
   it('refuses unknown options and wrong types when the class is defined', () => {

@@ -217,7 +217,8 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       {
         body,
         jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
-        consumes: options.consumes !== undefined,
+        // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
+        consumes: Array.isArray(options.consumes) && !options.consumes.includes('*/*'),
         rejectsInput,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
       },

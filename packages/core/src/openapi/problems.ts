@@ -90,7 +90,7 @@ export interface ProblemFacts {
   body: boolean;
   /** The body is read as JSON (a request model, or only JSON media types accepted). */
   jsonBody: boolean;
-  /** The route declares which media types it accepts (any other is a 415). */
+  /** The route declares which media types it accepts, narrower than `*` slash `*` (any other is a 415). */
   consumes: boolean;
   /** Path converters, controller parameters, query models or a request model can refuse input. */
   rejectsInput: boolean;
