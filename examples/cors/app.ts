@@ -39,12 +39,12 @@ export function buildApp(): TernApp {
   app.addMiddleware(compress({ threshold: 1024 }));
 
   app.get('/notes', { summary: 'List notes', description: 'Every note; `X-Total-Count` (exposed to browsers) says how many.', tags: ['notes'] }, async (req, res) => res.setHeader('X-Total-Count', notes.length).json(notes));
-  app.get('/notes/{id:int}', { summary: 'Get a note', description: 'One note by its id.', tags: ['notes'], responses: { 200: { id: Number, text: String }, 404: { description: 'No such note', problem: true } } }, async (req, res, { id }) => {
+  app.get('/notes/{id:int}', { summary: 'Get a note', description: 'One note by its id.', tags: ['notes'], responses: { 200: { id: Number, text: String } }, problems: { 404: 'No such note' } }, async (req, res, { id }) => {
     const note = notes.find((n) => n.id === id);
     if (!note) throw new HTTPException(404, `No note ${id}`);
     return note;
   });
-  app.post('/notes', { summary: 'Create a note', description: 'Adds a note; the body is `{ "text": "…" }`.', tags: ['notes'], statusCode: 201, responses: { 201: { id: Number, text: String }, 422: { description: 'text is not a string', problem: true } } }, async (req, res) => {
+  app.post('/notes', { summary: 'Create a note', description: 'Adds a note; the body is `{ "text": "…" }`.', tags: ['notes'], statusCode: 201, responses: { 201: { id: Number, text: String } }, problems: { 422: 'text is not a string' } }, async (req, res) => {
     const { text } = (await req.json()) as { text?: unknown };
     if (typeof text !== 'string') throw new HTTPException(422, 'text must be a string');
     const note = { id: notes.length + 1, text };

@@ -12,7 +12,7 @@ interface Todo {
 
 /** How a todo is documented (the handlers return plain objects of this shape). */
 const TODO = { id: Number, title: String, done: Boolean };
-const NOT_FOUND = { description: 'No such todo', problem: true };
+const NOT_FOUND = { 404: 'No such todo' };
 
 export function buildApp(options: { debug?: boolean } = {}): TernApp {
   const app = new TernApp({
@@ -42,7 +42,7 @@ export function buildApp(options: { debug?: boolean } = {}): TernApp {
     return done === undefined ? all : all.filter((todo) => String(todo.done) === done);
   });
 
-  app.get('/todos/{id:int}', { summary: 'Get a todo', description: 'One todo by its id.', tags: ['todos'], name: 'todos.get', responses: { 200: TODO, 404: NOT_FOUND } }, async (req, res, { id }) => {
+  app.get('/todos/{id:int}', { summary: 'Get a todo', description: 'One todo by its id.', tags: ['todos'], name: 'todos.get', responses: { 200: TODO }, problems: NOT_FOUND }, async (req, res, { id }) => {
     const todo = todos.get(id);
     if (!todo) throw new HTTPException(404, `No todo ${id}`);
     return todo;
@@ -54,7 +54,8 @@ export function buildApp(options: { debug?: boolean } = {}): TernApp {
       tags: ['todos'],
       consumes: ['application/json'],
       statusCode: 201,
-      responses: { 201: TODO, 422: { description: 'title is missing or empty', problem: true } },
+      responses: { 201: TODO },
+      problems: { 422: 'title is missing or empty' },
     }, async (req, res) => {
     const { title } = await req.json<{ title?: unknown }>();
     if (typeof title !== 'string' || title.trim() === '') throw new HTTPException(422, 'title must be a non-empty string');
@@ -63,14 +64,14 @@ export function buildApp(options: { debug?: boolean } = {}): TernApp {
     return res.setHeader('Location', app.urlFor('todos.get', { id: todo.id })).json(todo, 201);
   });
 
-  app.patch('/todos/{id:int}', { summary: 'Mark a todo done', description: 'Sets `done` to true.', tags: ['todos'], responses: { 200: TODO, 404: NOT_FOUND } }, async (req, res, { id }) => {
+  app.patch('/todos/{id:int}', { summary: 'Mark a todo done', description: 'Sets `done` to true.', tags: ['todos'], responses: { 200: TODO }, problems: NOT_FOUND }, async (req, res, { id }) => {
     const todo = todos.get(id);
     if (!todo) throw new HTTPException(404, `No todo ${id}`);
     todo.done = true;
     return todo;
   });
 
-  app.delete('/todos/{id:int}', { summary: 'Delete a todo', description: 'Removes the todo for good.', tags: ['todos'], statusCode: 204, responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND } }, async (req, res, { id }) => {
+  app.delete('/todos/{id:int}', { summary: 'Delete a todo', description: 'Removes the todo for good.', tags: ['todos'], statusCode: 204, responses: { 204: { description: 'Deleted' } }, problems: NOT_FOUND }, async (req, res, { id }) => {
     if (!todos.delete(id)) throw new HTTPException(404, `No todo ${id}`);
     return res.json(null, 204);
   });

@@ -108,7 +108,8 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       summary: 'Get a note',
       description: 'One note by its id, for a user token or an OAuth2 token with notes:read.',
       security: [{ bearerAuth: [] }, { oauth2: ['notes:read'] }],
-      responses: { 200: Note, 404: { description: 'No such note', problem: true } },
+      responses: { 200: Note },
+      problems: { 404: 'No such note' },
     },
     async (req, res, { id }) => {
       const note = notes.get(id);
@@ -143,7 +144,8 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       summary: 'Delete a note',
       description: 'Both credentials in one entry: a user token *and* the API key header.',
       security: [{ bearerAuth: [], apiKeyHeader: [] }],
-      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such note', problem: true } },
+      responses: { 204: { description: 'Deleted' } },
+      problems: { 404: 'No such note' },
     },
     async (req, res, { id }) => {
       if (!notes.delete(id)) throw new HTTPException(404, `No note ${id}`);

@@ -82,11 +82,15 @@ describe('automatic problem responses', () => {
     expect(paths['/notes'].post.responses[413].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Note' });
   });
 
-  it("documents a declared error as a problem with `problem: true` (what HTTPException sends)", async () => {
+  it('documents the errors a handler throws, from the problems option, as problems (what HTTPException sends)', async () => {
     const app = new TernApp();
-    app.get('/notes/{id:int}', { responses: { 200: Note, 404: { description: 'No such note', problem: true } } }, ok);
+    app.get('/notes/{id:int}', { responses: { 200: Note, 409: { description: 'Mine' } }, problems: { 404: 'No such note', 409: 'Taken' } }, ok);
     const { paths } = await documentOf(app);
     expect(paths['/notes/{id}'].get.responses[404]).toEqual({ description: 'No such note', content: { 'application/problem+json': { schema: problemRef } } });
+    expect(paths['/notes/{id}'].get.responses[409]).toEqual({ description: 'Mine' });
+    const bad = new TernApp();
+    bad.get('/x', { problems: { 200: 'Fine' } }, ok);
+    await expect(bad.ready()).rejects.toThrow(/problems must map 4xx\/5xx status codes to descriptions/);
   });
 
   it('is switched off with problemResponses: false', async () => {

@@ -27,6 +27,7 @@ export interface MarkAsRouteOptions
     | 'statusCode'
     | 'consumes'
     | 'produces'
+    | 'problems'
   > {
   /** The full URL path, replacing the one derived from the file's directory. */
   path?: string;
@@ -43,7 +44,7 @@ const ROUTE_OPTIONS = Symbol.for('tern.fileRouter.routeOptions');
 const OPTION_KEYS = new Set<string>([
   'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode', 'consumes', 'produces',
+  'statusCode', 'consumes', 'produces', 'problems',
 ]);
 
 /**

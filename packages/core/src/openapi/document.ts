@@ -19,7 +19,7 @@ import { checksInput } from './input-checks';
 import { applyProduces, readsJson, requestBodyOf } from './content';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
-import { addProblemResponses, ProblemRefs } from './problems';
+import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
 import { SchemaRegistry } from './schema';
 import { statusKeyed } from './status-keyed';
@@ -194,11 +194,6 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
     }
-    if (isProblemShape(shape)) {
-      // `{ description, problem: true }`: the answer is an HTTPException, rendered as a problem.
-      out[status] = context.problems.response(shape.description);
-      continue;
-    }
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
@@ -210,6 +205,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   const rejectsInput =
     options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
   applyProduces(out, options.produces, where);
+  addDeclaredProblems(out, options.problems, where, context.problems);
   if (context.config.problemResponses) {
     const body = options.requestModel !== undefined || options.consumes !== undefined;
     addProblemResponses(
@@ -281,12 +277,6 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
-}
-
-/** `{ description: 'No such note', problem: true }` in `responses`. */
-function isProblemShape(shape: unknown): shape is { description: string; problem: true } {
-  const s = shape as { description?: unknown; problem?: unknown } | null;
-  return isPlain(shape) && s?.problem === true && typeof s.description === 'string' && Object.keys(s as object).length === 2;
 }
 
 function isPlain(value: unknown): boolean {

@@ -83,6 +83,11 @@ export interface RouteOptions {
    * `{ 200: ['text/csv', 'application/json'] }`. Documented as each response's content types.
    */
   produces?: Record<number, string | string[]>;
+  /**
+   * Errors the handler throws as `HTTPException`, by status, with a description:
+   * `{ 404: 'No such note' }`. Documented as problem+json responses with the shared `Problem` schema.
+   */
+  problems?: Record<number, string>;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Anything else is kept as route metadata (`route.extra`). */

@@ -18,7 +18,7 @@ export const post = markAsRoute(
     requestModel: NewPost,
     statusCode: 201,
     responseModel: PostDto,
-    responses: { 409: { description: 'A post already has this slug', problem: true } },
+    problems: { 409: 'A post already has this slug' },
   },
   async (req: Request) => {
     const input = req.body as NewPost;

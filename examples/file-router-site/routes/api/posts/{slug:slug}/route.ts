@@ -11,7 +11,7 @@ export const get = markAsRoute(
     description: 'One post, with its body, by its slug.',
     tags: ['posts'],
     responseModel: PostDto,
-    responses: { 404: { description: 'No such post', problem: true } },
+    problems: { 404: 'No such post' },
   },
   async (req: Request<{ slug: string }>) => {
     const post = findPost(req.pathParams.slug);
