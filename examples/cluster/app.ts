@@ -40,13 +40,31 @@ export class Readiness {
  */
 export function buildApp(): { app: TernApp; readiness: Readiness } {
   const readiness = new Readiness();
-  const app = new TernApp({ openapi: { title: 'Tern cluster example', version: '1.0.0' } });
+  const app = new TernApp({
+    openapi: {
+      title: 'Tern cluster example',
+      version: '1.0.0',
+      description: 'One app served by several worker processes, shut down without dropping a request.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'cluster', description: 'Which worker answered, and how shutdown waits for slow requests.' }],
+    },
+  });
   const workerId = cluster.worker?.id ?? null;
 
-  app.get('/', { summary: 'Which process answered' }, async () => ({ pid: process.pid, worker: workerId }));
+  app.get('/', { summary: 'Which process answered', description: 'The pid and cluster worker id of the process that served this request.', tags: ['cluster'] }, async () => ({ pid: process.pid, worker: workerId }));
 
   // Stands for real work (a database call, an upstream request) that shutdown must let finish.
-  app.get('/slow', { summary: 'Answers after `ms` milliseconds (at most 5000)' }, async (req) => {
+  app.get(
+    '/slow',
+    {
+      summary: 'Answers after `ms` milliseconds (at most 5000)',
+      description: 'Stands for slow work; shutdown lets it finish.',
+      tags: ['cluster'],
+      parameters: [{ name: 'ms', in: 'query', description: 'How long to wait (0–5000, default 300).', schema: { type: 'integer', minimum: 0, maximum: 5000, default: 300 } }],
+    },
+    async (req) => {
     const asked = Number(req.queryParams.get('ms') ?? 300);
     const waitedMs = Number.isFinite(asked) ? Math.min(Math.max(Math.trunc(asked), 0), MAX_SLOW_MS) : 300;
     await sleep(waitedMs);

@@ -13,7 +13,20 @@ const CONFIG_FILE = [join(__dirname, 'routes.json'), join(__dirname, '..', '..',
 ) as string;
 
 export function buildApp(entries: RouteConfigEntry[] = JSON.parse(readFileSync(CONFIG_FILE, 'utf8'))): TernApp {
-  const app = new TernApp({ openapi: { title: 'Config-driven routes', version: '1.0.0' } });
+  const app = new TernApp({
+    openapi: {
+      title: 'Config-driven routes',
+      version: '1.0.0',
+      description: 'Routes listed in a JSON file and loaded at startup.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'meta', description: 'The service itself.' },
+        { name: 'echo', description: 'Echoing what was sent.' },
+      ],
+    },
+  });
   for (const route of routesFromConfig(entries, { baseDir: __dirname })) app.addRoute(route);
   return app;
 }

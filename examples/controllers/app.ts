@@ -20,7 +20,19 @@ export interface BuildOptions {
 export function buildApp(options: BuildOptions = {}): TernApp {
   const store = options.store ?? Store.seeded();
   const app = new TernApp({
-    openapi: { title: 'Tern controllers example', version: '2.0.0', description: 'Users and posts, as controller classes. Sign in with `ada-token` or `grace-token`.' },
+    openapi: {
+      title: 'Tern controllers example',
+      version: '2.0.0',
+      description: 'Users and posts, as controller classes. Sign in with `ada-token` or `grace-token`.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'meta', description: 'The service itself.' },
+        { name: 'users', description: 'Accounts; v1 and v2 differ in paging and fields.' },
+        { name: 'posts', description: 'What users write.' },
+      ],
+    },
   });
 
   app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `ada-token` or `grace-token`.' }));
@@ -34,6 +46,6 @@ export function buildApp(options: BuildOptions = {}): TernApp {
     new UsersV2Controller(store),
     new PostsV2Controller(store),
   ]);
-  app.get('/health', { summary: 'Health check', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
+  app.get('/health', { summary: 'Health check', description: 'Answers while the process is up; needs no token.', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
   return app;
 }

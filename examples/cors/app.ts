@@ -14,7 +14,17 @@ interface Note {
 
 export function buildApp(): TernApp {
   const notes: Note[] = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, text: `Note number ${i + 1}: remember the milk.` }));
-  const app = new TernApp();
+  const app = new TernApp({
+    openapi: {
+      title: 'Notes (CORS and compression)',
+      version: '1.0.0',
+      description: 'A notes API a browser app on another origin calls with cookies; large answers are compressed.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'notes', description: 'Short notes, readable cross-origin.' }],
+    },
+  });
 
   // Outermost, so every answer (404s and 500s included) carries the CORS headers.
   app.addMiddleware(
@@ -28,13 +38,13 @@ export function buildApp(): TernApp {
   );
   app.addMiddleware(compress({ threshold: 1024 }));
 
-  app.get('/notes', async (req, res) => res.setHeader('X-Total-Count', notes.length).json(notes));
-  app.get('/notes/{id:int}', async (req, res, { id }) => {
+  app.get('/notes', { summary: 'List notes', description: 'Every note; `X-Total-Count` (exposed to browsers) says how many.', tags: ['notes'] }, async (req, res) => res.setHeader('X-Total-Count', notes.length).json(notes));
+  app.get('/notes/{id:int}', { summary: 'Get a note', description: 'One note by its id.', tags: ['notes'], responses: { 200: { id: Number, text: String } }, problems: { 404: 'No such note' } }, async (req, res, { id }) => {
     const note = notes.find((n) => n.id === id);
     if (!note) throw new HTTPException(404, `No note ${id}`);
     return note;
   });
-  app.post('/notes', async (req, res) => {
+  app.post('/notes', { summary: 'Create a note', description: 'Adds a note; the body is `{ "text": "…" }`.', tags: ['notes'], statusCode: 201, responses: { 201: { id: Number, text: String } }, problems: { 422: 'text is not a string' } }, async (req, res) => {
     const { text } = (await req.json()) as { text?: unknown };
     if (typeof text !== 'string') throw new HTTPException(422, 'text must be a string');
     const note = { id: notes.length + 1, text };

@@ -30,7 +30,18 @@ export interface SiteOptions {
 export function buildApp(options: SiteOptions = {}): TernApp {
   const app = new TernApp({
     config: new MakeConfig({ debug: options.debug ?? false }),
-    openapi: { title: 'Tern Notes API', version: '1.0.0' },
+    openapi: {
+      title: 'Tern Notes API',
+      version: '1.0.0',
+      description: 'The JSON API beside the notes site (its HTML pages are not part of the document).',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'api', description: 'Where the resources are.' },
+        { name: 'posts', description: 'Blog posts.' },
+      ],
+    },
   });
 
   const templates = configureTemplates({ templateDir: join(SOURCE_DIR, 'templates'), autoReload: options.autoReload ?? false });

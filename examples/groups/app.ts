@@ -29,12 +29,47 @@ export function buildApp(): { app: TernApp; audit: string[] } {
   const admin = new Group({
     path: '/admin',
     middleware: [auditLog, [requireHeader, { header: 'x-role' }, { value: 'admin' }]],
-    routes: [new Routes({ path: '/stats', summary: 'Admin statistics', handler: async () => ({ users: 2 }) })],
+    routes: [
+      new Routes({
+        path: '/stats',
+        summary: 'Admin statistics',
+        description: 'Counts for the admin dashboard; needs `X-Role: admin`.',
+        tags: ['admin'],
+        responses: { 200: { users: Number } },
+        problems: { 403: 'X-Role is not admin' },
+        handler: async () => ({ users: 2 }),
+      }),
+    ],
   });
   // Groups are live lists: nest more after construction, up to app.ready().
-  admin.routes.push(new Group({ path: '/reports', routes: [new Routes({ path: '/daily', handler: async () => ({ report: 'daily' }) })] }));
+  admin.routes.push(
+    new Group({
+      path: '/reports',
+      routes: [
+        new Routes({
+          path: '/daily',
+          summary: 'Daily report',
+          description: "Today's report; needs `X-Role: admin`.",
+          tags: ['admin'],
+          responses: { 200: { report: String } },
+          problems: { 403: 'X-Role is not admin' },
+          handler: async () => ({ report: 'daily' }),
+        }),
+      ],
+    }),
+  );
 
-  const app = new TernApp({ openapi: { title: 'Admin (groups)', version: '1.0.0' } });
+  const app = new TernApp({
+    openapi: {
+      title: 'Admin (groups)',
+      version: '1.0.0',
+      description: 'Admin routes grouped under one prefix with shared middleware, beside a mounted Express app (not documented).',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'admin', description: 'Routes for administrators (`X-Role: admin`).' }],
+    },
+  });
   app.addRoute(admin);
   app.addRoute(new Group({ path: '/legacy', app: legacy }));
   return { app, audit };

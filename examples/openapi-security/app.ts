@@ -15,11 +15,21 @@ const SCOPES = {
   'notes:write': 'Create and delete notes',
 };
 
-const unauthorized = { description: 'Missing or invalid credentials' };
-
 export function buildApp(credentials: Credentials = demoCredentials): TernApp {
   const app = new TernApp({
-    openapi: { title: 'Notes (OpenAPI security)', version: '1.0.0', description: 'Every way Tern declares security, enforced by one middleware.' },
+    openapi: {
+      title: 'Notes (OpenAPI security)',
+      version: '1.0.0',
+      description: 'Every way Tern declares security, enforced by one middleware.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'meta', description: 'The service itself; public.' },
+        { name: 'account', description: 'Who is calling.' },
+        { name: 'notes', description: 'Notes, each route with its own security requirements.' },
+      ],
+    },
   });
 
   // Declaring a scheme only describes it: `enforceSecurity` below is what checks credentials.
@@ -53,17 +63,20 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
   let nextId = 2;
 
   // `security: []` declares a public route.
-  app.get('/health', { summary: 'Health check', tags: ['meta'], security: [], responses: { 200: { status: String } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/health',
+    { summary: 'Health check', description: 'Public: needs no credentials.', tags: ['meta'], security: [], responses: { 200: { status: String } } },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/me',
     {
       summary: 'The caller',
+      description: 'The user the bearer token belongs to. Tern documents the 401 `enforceSecurity` answers.',
       tags: ['account'],
       security: [{ bearerAuth: [] }],
-      responses: { 200: { name: String, kind: String, scopes: [String] }, 401: unauthorized },
+      responses: { 200: { name: String, kind: String, scopes: [String] } },
     },
     async (req) => req.user as Principal,
   );
@@ -87,7 +100,7 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       // Any one of: a bearer token, an API key (header, query or cookie), an OAuth2 token with notes:read.
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { apiKeyCookie: [] }, { oauth2: ['notes:read'] }],
       parameters: [{ name: 'tag', in: 'query', required: false, description: 'Only notes with this tag', schema: { type: 'string' } }],
-      responses: { 200: [Note], 401: unauthorized },
+      responses: { 200: [Note] },
     },
     async (req) => {
       const tag = req.queryParams.get('tag');
@@ -101,8 +114,10 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
     {
       name: 'get',
       summary: 'Get a note',
+      description: 'One note by its id, for a user token or an OAuth2 token with notes:read.',
       security: [{ bearerAuth: [] }, { oauth2: ['notes:read'] }],
-      responses: { 200: Note, 401: unauthorized, 404: { description: 'No such note' } },
+      responses: { 200: Note },
+      problems: { 404: 'No such note' },
     },
     async (req, res, { id }) => {
       const note = notes.get(id);
@@ -116,10 +131,11 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
     {
       name: 'create',
       summary: 'Create a note',
+      description: 'Needs an OAuth2 token with notes:write; a token without it is a 403.',
       requestModel: CreateNote,
       statusCode: 201,
       security: [{ oauth2: ['notes:write'] }],
-      responses: { 201: Note, 401: unauthorized, 403: { description: 'The token lacks notes:write' } },
+      responses: { 201: Note },
     },
     async (req) => {
       const input = req.body as CreateNote;
@@ -136,7 +152,8 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       summary: 'Delete a note',
       description: 'Both credentials in one entry: a user token *and* the API key header.',
       security: [{ bearerAuth: [], apiKeyHeader: [] }],
-      responses: { 204: { description: 'Deleted' }, 401: unauthorized, 404: { description: 'No such note' } },
+      responses: { 204: { description: 'Deleted' } },
+      problems: { 404: 'No such note' },
     },
     async (req, res, { id }) => {
       if (!notes.delete(id)) throw new HTTPException(404, `No note ${id}`);
@@ -149,9 +166,11 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
     {
       name: 'export',
       summary: 'Export every note as text',
+      description: 'One note per line, id and title separated by a tab. Deprecated: list notes as JSON instead.',
       deprecated: true,
       security: [{ apiKeyCookie: [] }, { apiKeyQuery: [] }],
-      responses: { 200: { description: 'Plain text, one note per line' }, 401: unauthorized },
+      responses: { 200: { description: 'Plain text, one note per line' } },
+      produces: { 200: 'text/plain' },
     },
     async (req, res) => res.text([...notes.values()].map((note) => `${note.id}\t${note.title}`).join('\n')),
   );

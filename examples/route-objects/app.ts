@@ -25,6 +25,7 @@ function listRoute(resource: string, items: () => unknown[]): Routes {
     methods: ['GET'],
     name: `${resource}.list`,
     summary: `List ${resource}`,
+    description: `Every one of the ${resource}.`,
     tags: [resource],
     responses: { 200: [Book] },
     handler: async () => items(),
@@ -36,6 +37,7 @@ export const bookRoute = new Routes({
   methods: ['GET'],
   name: 'books.get',
   summary: 'Get a book',
+  description: 'One book by its id.',
   tags: ['books'],
   responses: { 200: Book, 404: { description: 'No such book' } },
   handler: async (req, res, { id }) => books.find((book) => book.id === id) ?? res.json({ message: 'not found' }, 404),
@@ -45,6 +47,7 @@ export const createBookRoute = new Routes({
   path: '/books',
   methods: ['POST'],
   summary: 'Add a book',
+  description: 'Adds a book; the year must be between 1450 and 2100.',
   tags: ['books'],
   requestModel: CreateBook,
   statusCode: 201,
@@ -58,7 +61,17 @@ export const createBookRoute = new Routes({
 });
 
 export function buildApp(): TernApp {
-  const app = new TernApp({ openapi: { title: 'Books (Routes objects)', version: '1.0.0' } });
+  const app = new TernApp({
+    openapi: {
+      title: 'Books (Routes objects)',
+      version: '1.0.0',
+      description: 'Books declared as `Routes` objects, added to the app one by one.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'books', description: 'The book shelf.' }],
+    },
+  });
   app.addRoute(listRoute('books', () => books));
   app.addRoute(bookRoute);
   app.addRoute(createBookRoute);

@@ -24,8 +24,13 @@ const users = [
 
 function usersRouter(): Router {
   const router = new Router({ prefix: '/users', name: 'users', tags: ['users'] });
-  router.get('/', { name: 'list', summary: 'List users' }, async () => users.map(({ id, name }) => ({ id, name })));
-  router.get('/{id:int}', { name: 'get', summary: 'Get a user' }, async (req, res, { id }) => {
+  router.get('/', { name: 'list', summary: 'List users', description: 'Every user, by id and name.', responses: { 200: [{ id: Number, name: String }] } }, async () => users.map(({ id, name }) => ({ id, name })));
+  router.get('/{id:int}', {
+    name: 'get',
+    summary: 'Get a user',
+    description: 'One user with their email address.',
+    responses: { 200: { id: Number, name: String, email: String }, 404: { message: String } },
+  }, async (req, res, { id }) => {
     const user = users.find((u) => u.id === id);
     return user ?? res.json({ message: `No user ${id}` }, 404);
   });
@@ -36,14 +41,29 @@ function usersRouter(): Router {
 const sunset: Middleware = async (req, res, next) => (await next()).setHeader('Deprecation', 'true');
 
 export function buildApp(): TernApp {
-  const app = new TernApp({ openapi: { title: 'Users (routers)', version: '2.0.0' } });
+  const app = new TernApp({
+    openapi: {
+      title: 'Users (routers)',
+      version: '2.0.0',
+      description: 'One users router mounted under two API versions.',
+      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'v1', description: 'Version 1: deprecated, answers carry `Deprecation: true`.' },
+        { name: 'v2', description: 'Version 2.' },
+        { name: 'users', description: 'People using the API.' },
+        { name: 'greetings', description: 'Saying hello.' },
+      ],
+    },
+  });
   const shared = usersRouter();
 
   const v1 = new Router({ prefix: '/api/v1', name: 'v1', tags: ['v1'], middleware: [sunset] });
   v1.mountRouter(shared);
   const v2 = new Router({ prefix: '/api/v2', name: 'v2', tags: ['v2'] });
   v2.mountRouter(shared);
-  v2.get('/greeting/{lang:lang}', { name: 'greeting', summary: 'Say hello' }, async (req, res, { lang }) => ({
+  v2.get('/greeting/{lang:lang}', { name: 'greeting', summary: 'Say hello', description: 'Hello in the language given by its two-letter code.', tags: ['greetings'], responses: { 200: { greeting: String } } }, async (req, res, { lang }) => ({
     greeting: lang === 'fr' ? 'Bonjour' : 'Hello',
   }));
 

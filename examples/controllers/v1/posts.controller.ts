@@ -26,26 +26,26 @@ import type { User as Account, Post as StoredPost, Store } from '../store';
 export class PostsV1Controller {
   constructor(private readonly store: Store) {}
 
-  @Get('/', { name: 'list', summary: 'List posts', responses: { 200: [PostDto] } })
+  @Get('/', { name: 'list', summary: 'List posts', description: 'Every post, newest last.', responses: { 200: [PostDto] } })
   @Public()
   async list(@Query('authorId') authorId?: number, @Query('tag') tag?: string): Promise<StoredPost[]> {
     return this.store.listPosts({ authorId, tag });
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a post', responses: { 200: PostDto } })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a post', description: 'One post by its id.', responses: { 200: PostDto } })
   @Public()
   @ApiResponse(404, { description: 'No such post' })
   async get(@Param('id') id: number): Promise<StoredPost> {
     return this.find(id);
   }
 
-  @Post('/', { name: 'create', summary: 'Write a post', statusCode: 201, responses: { 201: PostDto } })
+  @Post('/', { name: 'create', summary: 'Write a post', description: 'Publishes a post as the signed-in user.', statusCode: 201, responses: { 201: PostDto } })
   async create(@Body() body: CreatePostDto, @User() author: Account): Promise<StoredPost> {
     // enforceSecurity has checked the token: `@User()` is the account it belongs to.
     return this.store.createPost(author.id, body);
   }
 
-  @Patch('/{id:int}', { name: 'update', summary: 'Edit your post', responses: { 200: PostDto } })
+  @Patch('/{id:int}', { name: 'update', summary: 'Edit your post', description: 'Changes the fields sent; only the author may.', responses: { 200: PostDto } })
   @ApiResponse(403, { description: 'Not your post' })
   @ApiResponse(404, { description: 'No such post' })
   async update(@Param('id') id: number, @Body() body: UpdatePostDto, @User() user: Account): Promise<StoredPost> {
@@ -53,7 +53,7 @@ export class PostsV1Controller {
     return this.store.updatePost(id, body);
   }
 
-  @Delete('/{id:int}', { name: 'delete', summary: 'Delete your post', statusCode: 204 })
+  @Delete('/{id:int}', { name: 'delete', summary: 'Delete your post', description: 'Removes the post; only the author may.', statusCode: 204 })
   @ApiResponse(403, { description: 'Not your post' })
   @ApiResponse(404, { description: 'No such post' })
   async remove(@Param('id') id: number, @User() user: Account): Promise<void> {

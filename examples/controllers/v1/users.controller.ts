@@ -7,12 +7,12 @@ import type { Store, User } from '../store';
 export class UsersV1Controller {
   constructor(private readonly store: Store) {}
 
-  @Get('/', { name: 'list', summary: 'List users', responses: { 200: [UserV1] } })
+  @Get('/', { name: 'list', summary: 'List users', description: 'Every registered user.', responses: { 200: [UserV1] } })
   async list(): Promise<UserV1[]> {
     return this.store.listUsers().map(toV1);
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a user', responses: { 200: UserV1 } })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV1 } })
   @ApiResponse(404, { description: 'No such user' })
   async get(@Param('id') id: number): Promise<UserV1> {
     const user = this.store.findUser(id);
@@ -20,7 +20,7 @@ export class UsersV1Controller {
     return toV1(user);
   }
 
-  @Post('/', { name: 'create', summary: 'Register a user', statusCode: 201, responses: { 201: UserV1 } })
+  @Post('/', { name: 'create', summary: 'Register a user', description: 'Creates an account.', statusCode: 201, responses: { 201: UserV1 } })
   @Security('bearerAuth')
   @ApiResponse(409, { description: 'The email is taken' })
   async create(@Body() body: CreateUserDto): Promise<UserV1> {

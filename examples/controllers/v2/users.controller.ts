@@ -11,13 +11,13 @@ import { paginate, type Page, type Store, type User as StoredUser } from '../sto
 export class UsersV2Controller {
   constructor(private readonly store: Store) {}
 
-  @Get('/', { name: 'list', summary: 'Search users, a page at a time', responses: { 200: UserPage } })
+  @Get('/', { name: 'list', summary: 'Search users, a page at a time', description: 'Users whose name matches `q`, with paging.', responses: { 200: UserPage } })
   async list(@Query() query: ListUsersQuery): Promise<Page<UserV2>> {
     const users = this.store.listUsers({ search: query.search }).map((u) => this.toV2(u));
     return paginate(users, query.page ?? 1, query.limit ?? 20);
   }
 
-  @Get('/me', { name: 'me', summary: 'The signed-in user', responses: { 200: UserV2 } })
+  @Get('/me', { name: 'me', summary: 'The signed-in user', description: 'Who the bearer token belongs to.', responses: { 200: UserV2 } })
   @Security('bearerAuth')
   @UseMiddleware(noStore)
   @ApiResponse(401, { description: 'Missing or invalid bearer token' })
@@ -25,7 +25,7 @@ export class UsersV2Controller {
     return this.toV2(user);
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a user', responses: { 200: UserV2 } })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV2 } })
   @ApiResponse(404, { description: 'No such user' })
   async get(@Param('id') id: number): Promise<UserV2> {
     const user = this.store.findUser(id);

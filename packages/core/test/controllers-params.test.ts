@@ -188,13 +188,13 @@ describe('controller parameters', () => {
       const document = (await app.inject('/openapi.json')).json();
       const responsesOf = (path: string) => Object.keys(document.paths[path].get.responses);
       for (const path of ['/v/number', '/v/header', '/v/cookie', '/v/path/{id}', '/v/model']) {
-        expect([path, responsesOf(path)]).toEqual([path, ['200', '422']]);
+        expect([path, responsesOf(path)]).toEqual([path, ['200', '413', '422']]);
         expect(document.paths[path].get.responses['422'].content['application/problem+json'].schema).toEqual({
           $ref: '#/components/schemas/ValidationProblem',
         });
       }
-      expect(responsesOf('/v/strings')).toEqual(['200']);
-      expect(responsesOf('/v/none')).toEqual(['200']);
+      expect(responsesOf('/v/strings')).toEqual(['200', '413']);
+      expect(responsesOf('/v/none')).toEqual(['200', '413']);
       // What the document promises is what the routes answer.
       expect((await app.inject('/v/number?page=x')).statusCode).toBe(422);
       expect((await app.inject({ url: '/v/header', headers: { 'x-retries': 'often' } })).statusCode).toBe(422);

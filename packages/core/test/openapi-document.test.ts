@@ -31,6 +31,7 @@ async function documentOf(app: TernApp): Promise<any> {
 
 const problemRef = { $ref: '#/components/schemas/ValidationProblem' };
 const validationError = { description: 'Validation Error', content: { 'application/problem+json': { schema: problemRef } } };
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
 
 describe('the document', () => {
   it('is OpenAPI 3.1 with info and servers from the app options', async () => {
@@ -45,12 +46,15 @@ describe('the document', () => {
   });
 
   it('has defaults for info and no empty sections', async () => {
-    const app = new TernApp();
+    // Without the automatic problem responses (openapi-contract.test.ts), to see the bare minimum.
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.get('/ping', ok);
     expect(await documentOf(app)).toEqual({
       openapi: '3.1.0',
       info: { title: 'Tern API', version: '0.1.0' },
       paths: { '/ping': { get: { operationId: 'get_ping', responses: { 200: { description: 'Successful Response' } } } } },
+      // Routes without `security` are public: the root says so, so linters see no forgotten requirement.
+      security: [],
     });
   });
 
@@ -68,7 +72,7 @@ describe('paths and path parameters', () => {
     app.get('/a/{id:int}/{price:float}/{key:uuid}/{slug:slug}/{name}/{rest:path}', ok);
     const operation = (await documentOf(app)).paths['/a/{id}/{price}/{key}/{slug}/{name}/{rest}'].get;
     expect(operation.parameters).toEqual([
-      { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
+      { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
       { name: 'price', in: 'path', required: true, schema: { type: 'number', minimum: 0 } },
       { name: 'key', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
       { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } },
@@ -119,7 +123,7 @@ describe('paths and path parameters', () => {
     expect(Object.keys(paths)).toEqual(['/items/{id}']);
     expect(paths['/items/{id}'].get.summary).toBe('By id');
     expect(paths['/items/{id}'].get.parameters[0].schema).toEqual({
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }],
+      anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }],
     });
     expect(paths['/items/{id}'].delete.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }]);
   });
@@ -158,7 +162,7 @@ describe('paths and path parameters', () => {
 
 describe('operations', () => {
   it('carry summary, description, tags (containers first), deprecated and extensions', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     const inner = new Router({ prefix: '/users', tags: ['users', 'shared'] });
     inner.get('/', { summary: 'List users', description: 'All of them.', tags: ['shared', 'list'], deprecated: true, 'x-rate-limit': 10 }, ok);
     const outer = new Router({ prefix: '/api', tags: ['api'] });
@@ -321,14 +325,18 @@ describe('request bodies and responses', () => {
     });
     expect(document.paths['/users'].post.responses).toEqual({
       201: { description: 'Successful Response', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } },
+      // Reading a JSON body can also fail before validation: each is a problem Tern answers itself.
+      400: problem('The body is not valid JSON, or the request is malformed.'),
+      413: problem('The body is larger than the body limit.'),
+      415: problem('The Content-Type is not one this operation accepts.'),
       422: validationError,
     });
-    expect(Object.keys(document.components.schemas)).toEqual(['CreateUser', 'User', 'ValidationProblem']);
+    expect(Object.keys(document.components.schemas)).toEqual(['CreateUser', 'User', 'Problem', 'ValidationProblem']);
     expect(document.components.schemas.ValidationProblem.required).toEqual(['type', 'title', 'status', 'instance']);
   });
 
   it('renders every response shape: a class, [Class], a field shape and a description', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.get(
       '/users',
       {
@@ -358,7 +366,7 @@ describe('request bodies and responses', () => {
   });
 
   it('adds the success response only when no success status is declared', async () => {
-    const app = new TernApp();
+    const app = new TernApp({ openapi: { problemResponses: false } });
     app.delete('/a', { statusCode: 204 }, ok);
     app.get('/b', { responses: { 404: { description: 'Gone' } } }, ok);
     app.get('/c', { responses: { 302: { description: 'Elsewhere' } } }, ok);
@@ -374,7 +382,7 @@ describe('request bodies and responses', () => {
     app.post('/things/{id:int}', { responses }, ok);
     const response = await app.inject('/openapi.json');
     const operation = JSON.parse(response.body).paths['/things/{id}'].post;
-    expect(Object.keys(operation.responses)).toEqual(['201', '404', '422', 'default', '4XX']);
+    expect(Object.keys(operation.responses)).toEqual(['201', '404', '413', '422', 'default', '4XX']);
     expect(operation.responses['201']).toEqual({ description: 'Made' });
   });
 
@@ -394,7 +402,7 @@ describe('request bodies and responses', () => {
     const app = new TernApp();
     app.post('/x', { requestModel: CreateUser, responses: { 400: ValidationProblem } }, ok);
     const document = await documentOf(app);
-    expect(Object.keys(document.components.schemas)).toEqual(['CreateUser', 'ValidationProblem', 'ValidationProblem_2']);
+    expect(Object.keys(document.components.schemas)).toEqual(['CreateUser', 'ValidationProblem', 'Problem', 'ValidationProblem_2']);
     expect(document.paths['/x'].post.responses[422].content['application/problem+json'].schema).toEqual({
       $ref: '#/components/schemas/ValidationProblem_2',
     });

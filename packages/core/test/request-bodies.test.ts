@@ -186,7 +186,7 @@ describe('a requestModel read from a form (consumes)', () => {
   it('answers 415 naming the accepted types for another content type', async () => {
     const response = await bodiesApp().inject({ method: 'POST', url: '/signup', headers: { 'content-type': 'text/plain' }, payload: 'name=Ada' });
     expect(response.statusCode).toBe(415);
-    expect(response.json().detail).toBe("Expected Content-Type application/json, application/x-www-form-urlencoded, got 'text/plain'.");
+    expect(response.json().detail).toBe("This route accepts application/json, application/x-www-form-urlencoded, not 'text/plain'.");
   });
 
   it('keeps model routes JSON-only unless they say otherwise (a cross-site form cannot post to them)', async () => {

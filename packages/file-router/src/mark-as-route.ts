@@ -26,6 +26,9 @@ export interface MarkAsRouteOptions
     | 'excludeFromSchema'
     | 'statusCode'
     | 'responseFiltering'
+    | 'consumes'
+    | 'produces'
+    | 'problems'
   > {
   /** The full URL path, replacing the one derived from the file's directory. */
   path?: string;
@@ -42,7 +45,7 @@ const ROUTE_OPTIONS = Symbol.for('tern.fileRouter.routeOptions');
 const OPTION_KEYS = new Set<string>([
   'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode', 'responseFiltering',
+  'statusCode', 'responseFiltering', 'consumes', 'produces', 'problems',
 ]);
 
 /**

@@ -56,6 +56,20 @@ export const get = markAsRoute({ responseModel: [UserDto], responses: { 404: { d
     expect(app.urlFor('users.create')).toBe('/users');
   });
 
+  it('takes consumes and produces: documented, and a body of another type is a 415', async () => {
+    const app = appFor({
+      'avatar/route.ts': `${IMPORTS}
+export const put = markAsRoute({ consumes: ['image/png'], produces: { 200: 'text/plain' } }, async () => 'stored');
+`,
+    });
+    const operation = (await app.inject('/openapi.json')).json().paths['/avatar'].put;
+    expect(operation.requestBody.content).toEqual({ 'image/png': {} });
+    expect(operation.responses[200].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+    const refused = await app.inject({ method: 'PUT', url: '/avatar', headers: { 'content-type': 'image/gif' }, payload: 'GIF89a' });
+    expect(refused.statusCode).toBe(415);
+    expect((await app.inject({ method: 'PUT', url: '/avatar', headers: { 'content-type': 'image/png' }, payload: 'png' })).statusCode).toBe(200);
+  });
+
   it('overrides the derived path with its own path', async () => {
     const app = appFor({
       'legacy/route.ts': `${IMPORTS}

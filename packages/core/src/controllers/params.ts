@@ -10,6 +10,7 @@ import type { TernResponse } from '../http/response';
 import { SchemaRegistry } from '../openapi/schema';
 import type { ValidationResult } from '../validation';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
+import { withoutNull } from '../openapi/without-null';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
 import { UploadFailure, uploadParam, uploadResolver, type RouteMultipart, type UploadParam } from './uploads';
 
@@ -368,7 +369,11 @@ function queryModelParameters(model: Function, compiler: ModelCompiler): Paramet
   for (const [name, property] of Object.entries(schema.properties ?? {}) as Array<[string, SchemaObject | ReferenceObject]>) {
     // Nested models have no query-string form; they are validated but not documented here.
     if (JSON.stringify(property).includes('"$ref"')) continue;
-    const parameter: ParameterObject = { name, in: 'query', required: required.has(name), schema: property };
+    const parameter: ParameterObject = { name, in: 'query', required: required.has(name), schema: withoutNull(property) };
+    // What @ApiProperty says of the property is said of the parameter too (Swagger UI shows it there).
+    const { description, deprecated } = property as SchemaObject & { deprecated?: boolean };
+    if (typeof description === 'string') parameter.description = description;
+    if (deprecated === true) parameter.deprecated = true;
     if ((property as SchemaObject).type === 'array') Object.assign(parameter, { style: 'form', explode: true });
     out.push(parameter);
   }

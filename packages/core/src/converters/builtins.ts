@@ -27,7 +27,8 @@ export class PathConvertor extends Convertor<string> {
 /** `{name:int}`: non-negative digits, converted to a number. */
 export class IntegerConvertor extends Convertor<number> {
   regex = '[0-9]+';
-  override openapi = { type: 'integer', minimum: 0 };
+  // Bounded as `convert` is: larger values are refused (422), not rounded.
+  override openapi = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
   convert(value: string): number {
     const n = Number(value);
     // Beyond 2^53 a JS number silently loses digits; refusing is safer than serving the wrong id.

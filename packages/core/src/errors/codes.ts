@@ -46,7 +46,7 @@ const table = {
   TERN_JSON_FORBIDDEN_KEY: { kind: 'request', status: 400, meaning: 'The JSON has a __proto__ or constructor.prototype key.' },
   TERN_JSON_TOO_DEEP: { kind: 'request', status: 400, meaning: 'The JSON nests deeper than jsonDepthLimit.' },
   TERN_BAD_CONTENT_TYPE: { kind: 'request', status: 400, meaning: 'The Content-Type header cannot be parsed.' },
-  TERN_UNSUPPORTED_MEDIA_TYPE: { kind: 'request', status: 415, meaning: 'The body has a content type the reader or the route does not accept.' },
+  TERN_UNSUPPORTED_MEDIA_TYPE: { kind: 'request', status: 415, meaning: "The body's content type is not one the route reads (JSON, or what its consumes lists)." },
   TERN_BODY_TOO_LARGE: { kind: 'request', status: 413, meaning: 'The body is over bodyLimit.' },
   TERN_BODY_READ_FAILED: { kind: 'request', status: 400, meaning: 'The body stream failed.' },
   TERN_INVALID_PARAMETER: { kind: 'request', status: 422, meaning: 'A controller query, header or cookie value does not convert to its type.' },
@@ -64,7 +64,7 @@ const table = {
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
-  TERN_INVALID_ROUTE: { kind: 'startup', meaning: 'A path pattern or method cannot be compiled.' },
+  TERN_INVALID_ROUTE: { kind: 'startup', meaning: "A path pattern, method or consumes list cannot be compiled." },
   TERN_UNKNOWN_CONVERTER: { kind: 'startup', meaning: 'A path names a converter nobody registered.' },
   TERN_INVALID_CONVERTER: { kind: 'startup', meaning: 'registerUrlConvertor got a bad name, a built-in name or an invalid regex.' },
   TERN_INVALID_MAPPED_TYPE: { kind: 'startup', meaning: 'PartialType/PickType/OmitType/IntersectionType got something that is not a class, or unknown keys.' },

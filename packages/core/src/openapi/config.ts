@@ -1,3 +1,4 @@
+import type { ContactObject, ExternalDocumentationObject, LicenseObject, ServerObject, TagObject } from 'openapi3-ts/oas31';
 import { TernError } from '../errors';
 import { cspPolicy, cspSources } from './docs-options';
 import type { SecurityScheme } from './models';
@@ -13,8 +14,29 @@ export interface OpenAPIOptions {
   openapiPath?: string | false;
   /** Where Swagger UI is served (default '/docs'); `false` turns it off. */
   docsPath?: string | false;
-  /** `servers` of the document. */
-  servers?: Array<{ url: string; description?: string }>;
+  /** `servers` of the document (with `variables` if the URL has `{placeholders}`). */
+  servers?: ServerObject[];
+  /** `info.summary`: one line about the API. */
+  summary?: string;
+  /** `info.termsOfService`: a URL. */
+  termsOfService?: string;
+  /** `info.contact`: `{ name, url, email }`. */
+  contact?: ContactObject;
+  /** `info.license`: `{ name, identifier }` (an SPDX id) or `{ name, url }`. */
+  license?: LicenseObject;
+  /**
+   * Top-level `tags`, with descriptions and `externalDocs`, in the order to list them. Tags that
+   * operations use but that are not declared here are listed after these, in order of first use.
+   */
+  tags?: TagObject[];
+  /** Top-level `externalDocs`: `{ url, description }`. */
+  externalDocs?: ExternalDocumentationObject;
+  /**
+   * Document the RFC 9457 problem answers Tern itself gives each operation (400, 401, 403, 413,
+   * 415, 422; see docs/openapi.md). Default `true`; `false` documents only the responses routes
+   * declare.
+   */
+  problemResponses?: boolean;
   /**
    * Who may show the docs pages in a frame: the sources of CSP's `frame-ancestors` (default
    * `["'none'"]`, which also sends `X-Frame-Options: DENY`; `["'self'"]` sends `SAMEORIGIN`).
@@ -55,7 +77,14 @@ export class OpenAPIConfig {
   readonly description?: string;
   readonly openapiPath: string | false;
   readonly docsPath: string | false;
-  readonly servers?: Array<{ url: string; description?: string }>;
+  readonly servers?: ServerObject[];
+  readonly summary?: string;
+  readonly termsOfService?: string;
+  readonly contact?: ContactObject;
+  readonly license?: LicenseObject;
+  readonly tags?: TagObject[];
+  readonly externalDocs?: ExternalDocumentationObject;
+  readonly problemResponses: boolean;
   readonly docsFrameAncestors: readonly string[];
   readonly docsConnectSrc: readonly string[];
   readonly docsContentSecurityPolicy?: string | false;
@@ -71,6 +100,13 @@ export class OpenAPIConfig {
     this.docsFrameAncestors = cspSources('docsFrameAncestors', options.docsFrameAncestors ?? ["'none'"]);
     this.docsConnectSrc = cspSources('docsConnectSrc', options.docsConnectSrc ?? [], { allowEmpty: true });
     this.docsContentSecurityPolicy = cspPolicy(options.docsContentSecurityPolicy);
+    this.summary = options.summary;
+    this.termsOfService = options.termsOfService;
+    this.contact = options.contact;
+    this.license = options.license;
+    this.tags = options.tags;
+    this.externalDocs = options.externalDocs;
+    this.problemResponses = options.problemResponses ?? true;
   }
 
   /** Registers a scheme under the name routes use in their `security` requirements. */

@@ -18,7 +18,11 @@ import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
 import { describeRequestBody } from './request-body';
 import { uploadFieldsOf } from './upload-fields';
+import { applyProduces, readsJson, requestBodyOf } from './content';
+import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
+import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
+import { topLevelTags } from './tags';
 import { SchemaRegistry } from './schema';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
@@ -41,29 +45,6 @@ const ACCEPT_ALL = new Set(['str', 'path']);
 
 const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
 
-/** What Tern answers when a path value or a request body fails validation (errors/problem.ts). */
-const VALIDATION_PROBLEM: SchemaObject = {
-  type: 'object',
-  description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    instance: { type: 'string' },
-    code: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-        required: ['path', 'message'],
-      },
-    },
-  },
-  required: ['type', 'title', 'status', 'instance'],
-};
-
 /**
  * Builds the OpenAPI 3.1 document of an app from its compiled routes and its OpenAPI settings.
  * `app.ready()` calls it once and serves the result; call it yourself to write the document to
@@ -79,10 +60,15 @@ const VALIDATION_PROBLEM: SchemaObject = {
  */
 export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): OpenAPIObject {
   validateSecurityRequirements(routes, config);
-  const info: OpenAPIObject['info'] = { title: config.title, version: config.version };
+  // openapi3-ts's InfoObject lacks 3.1's `summary`; the object is plain JSON either way.
+  const info: OpenAPIObject['info'] & { summary?: string } = { title: config.title, version: config.version };
+  if (config.summary) info.summary = config.summary;
   if (config.description) info.description = config.description;
+  if (config.termsOfService) info.termsOfService = config.termsOfService;
+  if (config.contact) info.contact = structuredClone(config.contact);
+  if (config.license) info.license = structuredClone(config.license);
   const builder = OpenApiBuilder.create({ openapi: OPENAPI_VERSION, info, paths: {} });
-  for (const server of config.servers ?? []) builder.addServer({ ...server });
+  for (const server of config.servers ?? []) builder.addServer(structuredClone(server));
 
   for (const route of routes) compiledOf(route);
   const documented = routes.filter((route) => !route.excludeFromSchema);
@@ -92,8 +78,9 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   const context: BuildContext = {
     registry: new SchemaRegistry(options.modelCompiler),
     ids: new OperationIds(operations),
-    problemRefs: [],
+    problems: new ProblemRefs(),
     templates: new PathTemplates(),
+    config,
   };
 
   // A Map while collecting: an object gaining a thousand keys one by one gets a new hidden class
@@ -116,22 +103,26 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   for (const [path, item] of paths) builder.addPath(path, item);
 
   for (const [name, schema] of Object.entries(context.registry.components())) builder.addSchema(name, schema);
-  if (context.problemRefs.length > 0) {
-    const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
-    const name = freeName('ValidationProblem', taken);
-    builder.addSchema(name, structuredClone(VALIDATION_PROBLEM));
-    for (const ref of context.problemRefs) ref.$ref = `#/components/schemas/${name}`;
-  }
+  const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
+  for (const [name, schema] of context.problems.components(taken)) builder.addSchema(name, schema);
   for (const [name, scheme] of config.securitySchemes) builder.addSecurityScheme(name, scheme.toOpenAPI());
-  return builder.getSpec();
+  const spec = builder.getSpec();
+  // Routes without `security` are public (declaring is what enforcement reads): say so once, at
+  // the root, so tools do not take a missing requirement for a forgotten one.
+  spec.security = [];
+  const tags = topLevelTags(config.tags, operations.map((o) => o.route.tags));
+  if (tags.length > 0) spec.tags = tags;
+  if (config.externalDocs) spec.externalDocs = structuredClone(config.externalDocs);
+  return spec;
 }
 
 interface BuildContext {
   registry: SchemaRegistry;
   ids: OperationIds;
-  /** `$ref`s to the validation problem, named once every user model has claimed its name. */
-  problemRefs: ReferenceObject[];
+  /** `$ref`s to the problem schemas, named once every user model has claimed its name. */
+  problems: ProblemRefs;
   templates: PathTemplates;
+  config: OpenAPIConfig;
 }
 
 function buildOperation(operation: OperationRef, names: string[], context: BuildContext): OperationObject {
@@ -145,8 +136,11 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   out.operationId = context.ids.idFor(operation);
   const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
   if (parameters.length > 0) out.parameters = parameters;
-  const model = options.requestModel === undefined ? undefined : describeShape(context.registry, options.requestModel, `${where}: requestModel`);
-  const requestBody = describeRequestBody(model, options.consumes, uploadFieldsOf(compiledOf(route).declaration));
+  const hasModel = options.requestModel !== undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`) : undefined;
+  // Uploads (multipart with binary file fields) are described from the controller's decorators.
+  const uploads = uploadFieldsOf(compiledOf(route).declaration);
+  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel, where);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
@@ -227,10 +221,22 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   }
   const rejectsInput =
     options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
-  if (out['422'] === undefined && rejectsInput) {
-    const ref: ReferenceObject = { $ref: '' };
-    context.problemRefs.push(ref);
-    out['422'] = { description: 'Validation Error', content: { 'application/problem+json': { schema: ref } } };
+  applyProduces(out, options.produces, where);
+  addDeclaredProblems(out, options.problems, where, context.problems);
+  if (context.config.problemResponses) {
+    const body = options.requestModel !== undefined || options.consumes !== undefined;
+    addProblemResponses(
+      out,
+      {
+        body,
+        jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
+        // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
+        consumes: Array.isArray(options.consumes) && !options.consumes.includes('*/*'),
+        rejectsInput,
+        enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
+      },
+      context.problems,
+    );
   }
   return out;
 }
@@ -288,12 +294,6 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
-}
-
-function freeName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  return name;
 }
 
 function isPlain(value: unknown): boolean {

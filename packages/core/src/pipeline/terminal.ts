@@ -4,6 +4,7 @@
  */
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
+import { contentTypeCheck } from '../http/media-types';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
@@ -24,18 +25,28 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const { handler, statusCode } = route;
   const { bodyLimit } = options;
   const { validator } = route;
-  const read = compileBodyInput(route);
+  // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).
+  const read = validator ? compileBodyInput(route) : undefined;
   // Declared response models: filtering serializers (and checks) handed to the response.
   const responses = compileRouteResponses(route, {
     responseFiltering: options.responseFiltering ?? true,
     validateResponses: options.validateResponses ?? false,
     compileModel: options.compileModel,
   });
+  // `consumes`: a body of another media type is a 415 (routes without it pay nothing).
+  const checkContentType = contentTypeCheck(route.declaration.options.consumes, `Route ${route.source}`);
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   const serve: Step = (req, res) => {
     if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
+    if (checkContentType) {
+      try {
+        checkContentType(req.raw.headers['content-type'], req.hasBody);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    return validateBody(req, validator, read).then((body) => {
+    return validateBody(req, validator, read as BodyInput).then((body) => {
       req.body = body;
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });

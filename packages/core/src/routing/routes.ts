@@ -6,7 +6,7 @@ import { TernTypeError } from '../errors';
 const KNOWN_OPTIONS = new Set([
   'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode', 'declaredIn', 'forbidUnknownProperties', 'consumes', 'multipart', 'responseFiltering',
+  'statusCode', 'declaredIn', 'forbidUnknownProperties', 'consumes', 'multipart', 'responseFiltering', 'produces', 'problems',
 ]);
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */

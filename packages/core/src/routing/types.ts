@@ -74,9 +74,12 @@ export interface RouteOptions {
   /** The status sent when the handler returns a plain value (default 200). */
   statusCode?: number;
   /**
-   * Media types the `requestModel` is read from: `'application/json'` (the default, alone),
-   * `'application/x-www-form-urlencoded'`, `'multipart/form-data'` (its text fields). Another
-   * Content-Type is a 415 naming these. Also what the OpenAPI document lists.
+   * Media types the request body may have; a body of another type is a 415 naming them.
+   * Without it a route takes any body (JSON when a `requestModel` reads it). With a `requestModel`
+   * it says how the model is read: `'application/json'`, `'application/x-www-form-urlencoded'`,
+   * `'multipart/form-data'` (its text fields); other types fail `ready()`. Without one, any media
+   * types (`'application/octet-stream'`, `'image/*'`) for handlers reading `req.buffer()` or
+   * `req.stream()`. Documented as the request body's content types.
    */
   consumes?: string[];
   /** Limits of a multipart body read for the `requestModel` or a controller's uploaded files. */
@@ -86,6 +89,16 @@ export interface RouteOptions {
    * declares a model (default: the app's `MakeConfig.responseFiltering`, on).
    */
   responseFiltering?: boolean;
+  /**
+   * Media types of the responses other than JSON, by status: `{ 200: 'image/png' }` or
+   * `{ 200: ['text/csv', 'application/json'] }`. Documented as each response's content types.
+   */
+  produces?: Record<number, string | string[]>;
+  /**
+   * Errors the handler throws as `HTTPException`, by status, with a description:
+   * `{ 404: 'No such note' }`. Documented as problem+json responses with the shared `Problem` schema.
+   */
+  problems?: Record<number, string>;
   /** Where the route was declared (a file, `Class.method`): conflict and startup errors name it. */
   declaredIn?: string;
   /** Unknown `requestModel` properties answer 422 naming them instead of being stripped (default: the app's `MakeConfig`). */

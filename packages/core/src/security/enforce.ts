@@ -7,6 +7,7 @@ import { TernError, TernTypeError, type HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernRequest } from '../http/request';
 import type { MatchedRoute } from '../http/matched-route';
+import { markSecurityEnforced } from '../openapi/enforced';
 import type { Middleware } from '../routing/types';
 
 /**
@@ -88,6 +89,8 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
     }
   }
   const given = { ...verifiers };
+  // The document lists the 401/403 this middleware answers on routes that declare security.
+  markSecurityEnforced(app.openapiConfig);
   const schemes = new Map<string, Scheme>();
 
   /** Reads the registered schemes; a verifier for an unknown or unsupported scheme is an error. */

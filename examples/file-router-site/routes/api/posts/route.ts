@@ -5,7 +5,7 @@ import { NewPost, PostDto, PostSummary } from '../../../models';
 import { addPost, listPosts } from '../../../posts';
 
 export const get = markAsRoute(
-  { name: 'api.posts.list', summary: 'List posts', tags: ['posts'], responseModel: [PostSummary] },
+  { name: 'api.posts.list', summary: 'List posts', description: 'Every post, without its body.', tags: ['posts'], responseModel: [PostSummary] },
   async () => listPosts().map(({ slug, title, summary, published }) => ({ slug, title, summary, published })),
 );
 
@@ -13,11 +13,12 @@ export const post = markAsRoute(
   {
     name: 'api.posts.create',
     summary: 'Add a post',
+    description: 'Publishes a post today; its slug must be free.',
     tags: ['posts'],
     requestModel: NewPost,
     statusCode: 201,
     responseModel: PostDto,
-    responses: { 409: { description: 'A post already has this slug' } },
+    problems: { 409: 'A post already has this slug' },
   },
   async (req: Request) => {
     const input = req.body as NewPost;

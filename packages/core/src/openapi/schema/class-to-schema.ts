@@ -1,6 +1,7 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { ModelDescription, PropertyDescription, RuleDescription } from '../../validation/model-compiler';
 import { allowNull, fixesType, mergeFragments } from './rules';
+import { documentProperty } from './property-docs';
 import { constructorSchema, isModelClass, type RefFor } from './shapes';
 
 /**
@@ -15,7 +16,7 @@ export function modelSchema(description: ModelDescription, refFor: RefFor): Sche
   const properties: Record<string, SchemaObject | ReferenceObject> = {};
   const required: string[] = [];
   for (const property of description.properties) {
-    properties[property.name] = propertySchema(property, refFor);
+    properties[property.name] = documentProperty(propertySchema(property, refFor), description.model, property.name);
     if (!property.optional) required.push(property.name);
   }
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };

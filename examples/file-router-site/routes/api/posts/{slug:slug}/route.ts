@@ -8,9 +8,10 @@ export const get = markAsRoute(
   {
     name: 'api.posts.get',
     summary: 'Get a post',
+    description: 'One post, with its body, by its slug.',
     tags: ['posts'],
     responseModel: PostDto,
-    responses: { 404: { description: 'No such post' } },
+    problems: { 404: 'No such post' },
   },
   async (req: Request<{ slug: string }>) => {
     const post = findPost(req.pathParams.slug);

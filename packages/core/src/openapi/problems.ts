@@ -1,0 +1,145 @@
+/**
+ * The problem+json answers Tern itself gives an operation, documented automatically. Each is
+ * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
+ * 400/415 where a body is read, 422 where input is converted
+ * or validated, 401/403 where `enforceSecurity` checks the declared `security`. 404 and 405 are
+ * answers about paths and methods no operation owns, so no operation lists them.
+ */
+import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { SecurityRequirement } from '../routing/types';
+import { OpenAPIDocumentError } from './errors';
+
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+const PROBLEM_PROPERTIES: Record<string, SchemaObject> = {
+  type: { type: 'string', description: 'A URI reference naming the problem type; `about:blank` for plain HTTP statuses.' },
+  title: { type: 'string', description: 'The HTTP status text.' },
+  status: { type: 'integer', description: 'The HTTP status code.' },
+  detail: { type: 'string', description: 'What went wrong with this request.' },
+  instance: { type: 'string', description: 'The path of the request.' },
+  code: { type: 'string', description: "Tern's stable error code (`TERN_…`), when Tern answered." },
+};
+
+/** What every framework-made error body is (errors/problem.ts). */
+export const PROBLEM_SCHEMA: SchemaObject = {
+  type: 'object',
+  description: 'An RFC 9457 problem details object.',
+  properties: PROBLEM_PROPERTIES,
+  required: ['type', 'title', 'status', 'instance'],
+};
+
+/** What Tern answers when a path value, a query value or a request body fails validation. */
+export const VALIDATION_PROBLEM_SCHEMA: SchemaObject = {
+  type: 'object',
+  description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
+  properties: {
+    ...PROBLEM_PROPERTIES,
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        required: ['path', 'message'],
+      },
+    },
+  },
+  required: ['type', 'title', 'status', 'instance'],
+};
+
+/**
+ * `$ref`s to the two problem schemas, handed out while operations are built and pointed at their
+ * component names once every user model has claimed its own (a user class called `Problem` keeps
+ * its name; Tern's becomes `Problem_2`).
+ */
+export class ProblemRefs {
+  readonly problem: ReferenceObject[] = [];
+  readonly validation: ReferenceObject[] = [];
+
+  ref(kind: 'problem' | 'validation'): ReferenceObject {
+    const ref: ReferenceObject = { $ref: '' };
+    (kind === 'problem' ? this.problem : this.validation).push(ref);
+    return ref;
+  }
+
+  /** A response whose body is a problem of that kind. */
+  response(description: string, kind: 'problem' | 'validation' = 'problem'): ResponseObject {
+    return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: this.ref(kind) } } };
+  }
+
+  /** The components to add (name → schema), with every `$ref` handed out pointed at its name. */
+  components(taken: ReadonlySet<string>): Array<[string, SchemaObject]> {
+    const out: Array<[string, SchemaObject]> = [];
+    const names = new Set(taken);
+    for (const [base, refs, schema] of [
+      ['Problem', this.problem, PROBLEM_SCHEMA],
+      ['ValidationProblem', this.validation, VALIDATION_PROBLEM_SCHEMA],
+    ] as const) {
+      if (refs.length === 0) continue;
+      let name: string = base;
+      for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
+      names.add(name);
+      out.push([name, structuredClone(schema)]);
+      for (const ref of refs) ref.$ref = `#/components/schemas/${name}`;
+    }
+    return out;
+  }
+}
+
+/**
+ * The route's `problems` option: errors its handler throws as `HTTPException`, by status, each
+ * with a description. Tern sends those as problems too, so they get the `Problem` schema. A
+ * status `responses` declares keeps its declaration.
+ */
+export function addDeclaredProblems(responses: ResponsesObject, problems: unknown, where: string, refs: ProblemRefs): void {
+  if (problems === undefined) return;
+  const entries = typeof problems === 'object' && problems !== null && !Array.isArray(problems) ? Object.entries(problems) : undefined;
+  if (!entries || !entries.every(([status, text]) => /^[45][0-9][0-9]$/.test(status) && typeof text === 'string' && text !== '')) {
+    throw new OpenAPIDocumentError(
+      'TERN_INVALID_OPENAPI_METADATA',
+      `${where}: problems must map 4xx/5xx status codes to descriptions, e.g. { 404: 'No such note' }.`,
+    );
+  }
+  for (const [status, description] of entries) if (responses[status] === undefined) responses[status] = refs.response(description as string);
+}
+
+/** What an operation's compiled route can answer by itself. */
+export interface ProblemFacts {
+  /** The operation documents a request body: Tern reads it, so it can be too large or malformed. */
+  body: boolean;
+  /** The body is read as JSON (a request model, or only JSON media types accepted). */
+  jsonBody: boolean;
+  /** The route declares which media types it accepts, narrower than `*` slash `*` (any other is a 415). */
+  consumes: boolean;
+  /** Path converters, controller parameters, query models or a request model can refuse input. */
+  rejectsInput: boolean;
+  /** The route's declared `security`, when `enforceSecurity` enforces it; else `undefined`. */
+  enforcedSecurity: readonly SecurityRequirement[] | undefined;
+}
+
+/**
+ * Adds the automatic problem responses to `responses`; a status the route declares is left as
+ * declared.
+ */
+export function addProblemResponses(responses: ResponsesObject, facts: ProblemFacts, refs: ProblemRefs): void {
+  const add = (status: number, make: () => ResponseObject) => {
+    if (responses[status] === undefined) responses[status] = make();
+  };
+  if (facts.body && facts.jsonBody) add(400, () => refs.response('The body is not valid JSON, or the request is malformed.'));
+  const security = facts.enforcedSecurity;
+  // `[]` or an entry naming no scheme (`[{}]`) lets requests through without credentials.
+  if (security && security.length > 0 && security.every((entry) => Object.keys(entry).length > 0)) {
+    add(401, () => ({
+      ...refs.response('Credentials are missing or not valid.'),
+      headers: { 'WWW-Authenticate': { description: 'The challenges of the schemes the route accepts.', schema: { type: 'string' } } },
+    }));
+    // Only OAuth2 requirements list scopes, and only a scope missing from a valid token is a 403.
+    if (security.some((entry) => Object.values(entry).some((scopes) => scopes.length > 0))) {
+      add(403, () => refs.response('The credentials are valid but lack a required scope.'));
+    }
+  }
+  // The body limit is checked before every handler, whatever the method: a Content-Length over
+  // it is refused even on a GET, so every operation can answer 413.
+  add(413, () => refs.response('The body is larger than the body limit.'));
+  if (facts.body && (facts.jsonBody || facts.consumes)) add(415, () => refs.response('The Content-Type is not one this operation accepts.'));
+  if (facts.rejectsInput) add(422, () => refs.response('Validation Error', 'validation'));
+}
