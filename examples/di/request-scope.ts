@@ -5,7 +5,7 @@
  * can never be a constructor argument of a controller: it is read through the request.
  */
 import { randomUUID } from 'node:crypto';
-import type { Middleware, Request } from '@tern/core';
+import type { Middleware, TernRequest } from '@tern/core';
 import type { DependencyContainer } from 'tsyringe';
 import { RequestContext } from './services';
 
@@ -39,7 +39,7 @@ export function requestScope(root: DependencyContainer): Middleware {
  * @example
  * const audit = scopeOf(req).resolve(AuditTrail);
  */
-export function scopeOf(req: Request): DependencyContainer {
+export function scopeOf(req: TernRequest): DependencyContainer {
   const scope = req.state[SCOPE] as DependencyContainer | undefined;
   if (!scope) throw new Error('No request scope: add app.addMiddleware(requestScope(container)) before the routes that need it.');
   return scope;

@@ -1,5 +1,5 @@
 import { IsString, Length } from 'class-validator';
-import { Body, Controller, Get, HTTPException, Param, Patch, Req, type Request } from '@tern/core';
+import { Body, Controller, Get, HTTPException, Param, Patch, Req, type TernRequest } from '@tern/core';
 import { injectable } from 'tsyringe';
 import { scopeOf } from './request-scope';
 import { AuditTrail, UserRepository } from './services';
@@ -25,7 +25,7 @@ export class UsersController {
   }
 
   @Patch('/{id:int}')
-  async rename(@Param('id') id: number, @Body() body: RenameUser, @Req() req: Request) {
+  async rename(@Param('id') id: number, @Body() body: RenameUser, @Req() req: TernRequest) {
     const user = this.users.rename(id, body.name);
     if (!user) throw new HTTPException(404, `No user ${id}.`);
     // A request-scoped service: built from this request's child container.

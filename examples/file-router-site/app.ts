@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { HTTPException, MakeConfig, TernApp, type Request, type Response } from '@tern/core';
+import { HTTPException, MakeConfig, TernApp, type TernRequest, type TernResponse } from '@tern/core';
 import { configureTemplates, FileRouter } from '@tern/file-router';
 
 /**
@@ -60,11 +60,11 @@ export function buildApp(options: SiteOptions = {}): TernApp {
 }
 
 /** The API keeps answering JSON problems; only pages get HTML error pages. */
-function isApi(req: Request): boolean {
+function isApi(req: TernRequest): boolean {
   return req.url.path === '/api' || req.url.path.startsWith('/api/');
 }
 
-function problem(req: Request, res: Response, status: 404 | 500, detail?: string): Response {
+function problem(req: TernRequest, res: TernResponse, status: 404 | 500, detail?: string): TernResponse {
   const title = status === 404 ? 'Not Found' : 'Internal Server Error';
   const body = { type: 'about:blank', title, status, detail: status === 404 ? detail : title, instance: req.url.path };
   return res.send(JSON.stringify(body), 'application/problem+json; charset=utf-8', status);

@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { Body, Controller, Get, Param, Post, Req, TernApp, UseMiddleware } from '@tern/core';
-import type { Request } from '@tern/core';
+import type { TernRequest } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { fillerBody, FillerRoute, groupFillers, splitFillers, ternSubPath } from '../shared/routes';
@@ -55,7 +55,7 @@ class ItemsController {
 class MwController {
   @Get('/')
   @UseMiddleware(layer1, layer2, layer3)
-  async mw(@Req() req: Request) {
+  async mw(@Req() req: TernRequest) {
     return { user: (req.user as typeof MW_USER).id };
   }
 }

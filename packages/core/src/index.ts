@@ -1,24 +1,182 @@
+/**
+ * The public surface of `@tern/core`, as a named list: anything not here is internal and may
+ * change without notice. Subpath entries (`@tern/core/routing`, `/converters`, `/openapi`,
+ * `/structs`) export subsets of the same names.
+ */
 export { TernApp } from './app';
-export type { TernAppOptions, RouteProvider } from './app';
-export type { ExceptionHandler } from './pipeline/exceptions';
+export type { TernAppOptions, RouteProvider, RegisterControllersOptions, CloseHook } from './app';
 export { MakeConfig } from './config';
 export type { ServerTimeouts } from './config';
-export * from './routing';
-export * from './converters';
-export * from './openapi';
-export * from './structs';
-export * from './errors';
-export * from './controllers';
-export * from './security';
-export type { ProblemDetails } from './errors/problem';
-export { TernRequest, TernRequest as Request } from './http/request';
+
+// Declaring routes
+export {
+  Routes,
+  Router,
+  Group,
+  routesFromConfig,
+  RouteConflictError,
+} from './routing';
+export type {
+  RouteDefinition,
+  RouteMatchResult,
+  RouterOptions,
+  GroupOptions,
+  RouteConfigEntry,
+  Declaration,
+  RouteInfo,
+  RouteParamInfo,
+  RouteModelInfo,
+  MatchedRoute,
+  PathParams,
+  Handler,
+  HandlerResult,
+  Middleware,
+  MiddlewareEntry,
+  NodeListener,
+  ResponseSchema,
+  RouteOptions,
+  SecurityRequirement,
+} from './routing';
+export {
+  Convertor,
+  StringConvertor,
+  PathConvertor,
+  IntegerConvertor,
+  FloatConvertor,
+  UUIDConvertor,
+  SlugConvertor,
+  registerUrlConvertor,
+  hasUrlConvertor,
+} from './converters';
+export type { ConverterTypes, RegisterConvertorOptions } from './converters';
+export { URLPath } from './structs';
+export type { QueryValue } from './structs';
+
+// Requests and responses
+export { TernRequest } from './http/request';
 export type { QueryParams, RequestCookies, RequestHeaders } from './http/request';
-export { TernResponse, TernResponse as Response } from './http/response';
+export type { TrustProxy } from './http/proxy';
+export type { FormFields } from './http/form';
+export type { MultipartFile, MultipartBody } from './http/multipart';
+export type { MultipartPart } from './http/multipart-parts';
+export type { MultipartOptions, MultipartLimits } from './http/multipart-limits';
+export { TernResponse } from './http/response';
+export type { JsonSerializers } from './http/response';
+export type { FileOptions } from './http/file';
+export { formatEvent } from './http/sse';
+export type { ServerSentEvent, SseOptions } from './http/sse';
+export type { StreamSource, StreamBody } from './http/stream-body';
 export { setTemplateRenderer } from './http/templates';
 export type { TemplateRenderer } from './http/templates';
-export type { InjectOptions, InjectResponse } from './testing/inject';
-export * from './mapped-types';
+
+// Middleware and lifecycle
 export { cors } from './middleware/cors';
 export type { CorsOptions, CorsOrigin, CorsOriginFunction } from './middleware/cors';
 export { compress, isCompressibleType } from './middleware/compress';
 export type { CompressOptions, ContentCoding } from './middleware/compress';
+export { serveStatic } from './middleware/serve-static';
+export type { ServeStaticOptions } from './middleware/serve-static';
+export type { ExceptionHandler, ErrorLogger } from './pipeline/exceptions';
+export type { ResponseHook, ResponseInfo } from './pipeline/observe';
+
+// Errors
+export {
+  TernError,
+  InvalidRouteError,
+  RouteImportError,
+  UrlGenerationError,
+  AppAlreadyReadyError,
+  TernTypeError,
+  TernRangeError,
+  HTTPException,
+  ERROR_CODES,
+  isTernErrorCode,
+} from './errors';
+export type {
+  FieldError,
+  HTTPExceptionOptions,
+  ErrorCodeEntry,
+  ErrorCodeKind,
+  TernErrorCode,
+  RequestErrorCode,
+  StartupOrServingCode,
+  TypeErrorCode,
+  RangeErrorCode,
+  ProblemDetails,
+} from './errors';
+
+// OpenAPI
+export {
+  HTTPBearer,
+  APIKey,
+  OAuth2,
+  OpenAPIConfig,
+  buildOpenAPIDocument,
+  OPENAPI_VERSION,
+  ApiProperty,
+  SecurityRequirementError,
+  OpenAPIDocumentError,
+} from './openapi';
+export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
+
+// Controllers, models, security
+export {
+  Controller,
+  Get,
+  Post,
+  Put,
+  Patch,
+  Delete,
+  Head,
+  Options,
+  Route,
+  Security,
+  Public,
+  Deprecated,
+  Tags,
+  Summary,
+  Description,
+  OperationId,
+  ApiResponse,
+  ExcludeFromSchema,
+  UseMiddleware,
+  Param,
+  Query,
+  Body,
+  Header,
+  Cookie,
+  Req,
+  Res,
+  User,
+  UploadedFile,
+  UploadedFiles,
+} from './controllers';
+export type {
+  MethodRouteOptions,
+  ClassOrMethodDecorator,
+  RouteMethodDecorator,
+  ControllerEntry,
+  ControllerResolver,
+  ControllerOptions,
+  UploadedFileOptions,
+} from './controllers';
+export { compileModel, defaultModelCompiler, createClassValidatorCompiler } from './validation';
+export type {
+  CompileOptions,
+  ModelValidator,
+  ValidationIssue,
+  ValidationResult,
+  ClassValidatorCompilerOptions,
+  ModelClass,
+  ModelCompiler,
+  ModelDescription,
+  PropertyDescription,
+  RuleDescription,
+} from './validation';
+export { PartialType, PickType, OmitType, IntersectionType } from './mapped-types';
+export type { PartialTypeOptions, IntersectionOf, ClassOf, MappedType } from './mapped-types';
+export { enforceSecurity } from './security';
+export type { OAuth2Grant, SecurityVerifier, SecurityVerifiers } from './security';
+
+// Testing
+export type { InjectOptions, InjectResponse } from './testing/inject';

@@ -27,8 +27,8 @@ import {
   UseMiddleware,
   type RouteInfo,
   type Middleware,
-  type Request,
-  type Response,
+  type TernRequest,
+  type TernResponse,
 } from '@tern/core';
 
 class UserDto {
@@ -63,9 +63,9 @@ describe('controller decorators', () => {
       @Put() async put() { return { method: 'PUT' }; }
       @Patch() async patch() { return { method: 'PATCH' }; }
       @Delete() async remove() { return { method: 'DELETE' }; }
-      @Options() async options(@Res() res: Response) { return res.setHeader('Allow', 'GET').json(null); }
-      @Head('/head') async head(@Res() res: Response) { return res.setHeader('X-Head', '1').json(null); }
-      @Route('/any', { methods: ['GET', 'post'] }) async any(@Req() req: Request) { return { method: req.method }; }
+      @Options() async options(@Res() res: TernResponse) { return res.setHeader('Allow', 'GET').json(null); }
+      @Head('/head') async head(@Res() res: TernResponse) { return res.setHeader('X-Head', '1').json(null); }
+      @Route('/any', { methods: ['GET', 'post'] }) async any(@Req() req: TernRequest) { return { method: req.method }; }
     }
     const app = new TernApp();
     app.registerControllers([Items]);
@@ -346,7 +346,7 @@ describe('controller decorators', () => {
       }
       @Controller('/users/{userId:int}/posts')
       class Posts {
-        @Get('/{postId:int}') async post(@Req() req: Request) { return req.pathParams; }
+        @Get('/{postId:int}') async post(@Req() req: TernRequest) { return req.pathParams; }
       }
       const app = new TernApp();
       app.registerControllers([Root, Posts]);

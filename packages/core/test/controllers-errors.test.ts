@@ -22,7 +22,7 @@ import {
   TernApp,
   TernError,
   UseMiddleware,
-  type Request,
+  type TernRequest,
 } from '@tern/core';
 
 class Dto {
@@ -126,7 +126,7 @@ describe('controller startup errors', () => {
 
   it('serves parameters that need no type without metadata', async () => {
     class Bare {
-      async get(req: Request) { return { path: req.path }; }
+      async get(req: TernRequest) { return { path: req.path }; }
     }
     Get('/')(Bare.prototype, 'get', Object.getOwnPropertyDescriptor(Bare.prototype, 'get') as PropertyDescriptor);
     Req()(Bare.prototype, 'get', 0);

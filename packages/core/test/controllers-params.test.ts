@@ -12,8 +12,8 @@ import {
   Res,
   TernApp,
   User,
-  type Request,
-  type Response,
+  type TernRequest,
+  type TernResponse,
 } from '@tern/core';
 import { IsInt, Min } from 'class-validator';
 
@@ -210,8 +210,8 @@ describe('controller parameters', () => {
     class R {
       private readonly greeting = 'hi';
 
-      @Get('/req') async req(@Req() req: Request) { return { path: req.url.path, method: req.method }; }
-      @Get('/res') async res(@Res() res: Response) { return res.setHeader('X-Own', 'yes').json({ own: true }, 202); }
+      @Get('/req') async req(@Req() req: TernRequest) { return { path: req.url.path, method: req.method }; }
+      @Get('/res') async res(@Res() res: TernResponse) { return res.setHeader('X-Own', 'yes').json({ own: true }, 202); }
       @Get('/user') async user(@User() user: unknown) { return { user: user ?? null }; }
       @Get('/this') async self() { return { greeting: this.greeting }; }
       @Get('/text') async text() { return 'plain'; }
@@ -264,7 +264,7 @@ describe('controller parameters', () => {
   it('reads no metadata while serving requests', async () => {
     @Controller('/m')
     class M {
-      @Get('/{id}') async get(@Param('id') id: number, @Query('q') q: string, @Req() req: Request) { return { id, q, path: req.path }; }
+      @Get('/{id}') async get(@Param('id') id: number, @Query('q') q: string, @Req() req: TernRequest) { return { id, q, path: req.path }; }
     }
     const app = await appWith(M);
     const spies = [jest.spyOn(Reflect, 'getMetadata'), jest.spyOn(Reflect, 'getOwnMetadata')];

@@ -1,5 +1,5 @@
 import { Convertor, registerUrlConvertor, TernApp, TernError } from '@tern/core';
-import { getConvertor } from '@tern/core/converters';
+import { getConvertor } from '../src/converters/registry';
 
 /** The pattern of the hardening report: 29 characters ending in `!` held the event loop 4.8 s. */
 const CATASTROPHIC = '([a-z0-9]+-?)+';

@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
-import { Controller, Get, HTTPBearer, OAuth2, PartialType, PickType, Put, Query, Req, TernApp, enforceSecurity, type Handler, type Request } from '@tern/core';
+import { Controller, Get, HTTPBearer, OAuth2, PartialType, PickType, Put, Query, Req, TernApp, enforceSecurity, type Handler, type TernRequest } from '@tern/core';
 import { ApiProperty } from '../src/openapi/api-property';
 
 /**
@@ -216,7 +216,7 @@ describe('content types', () => {
     @Controller('/files')
     class Files {
       @Put('/{name}', { consumes: ['application/octet-stream'], produces: { 200: 'text/plain' } })
-      async upload(@Req() req: Request) {
+      async upload(@Req() req: TernRequest) {
         return `stored ${req.headers.get('content-length')} bytes`;
       }
     }

@@ -28,7 +28,7 @@ import {
   Routes,
   TernApp,
   type Middleware,
-  type Request,
+  type TernRequest,
 } from '@tern/core';
 
 class AddressDto {
@@ -237,7 +237,7 @@ describe('NestJS port: /auth/me declares MeDto', () => {
   class AuthController {
     @Get('/me')
     @ApiResponse(200, MeDto)
-    async me(@Req() req: Request) {
+    async me(@Req() req: TernRequest) {
       return users.find((u) => u.id === Number(req.headers.get('x-user') ?? 1));
     }
 

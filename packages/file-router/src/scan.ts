@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
-import { getConvertor, InvalidRouteError, TernError, TernTypeError } from '@tern/core';
+import { hasUrlConvertor, InvalidRouteError, TernError, TernTypeError } from '@tern/core';
 
 /** One route file found by the scan. */
 export interface RouteFile {
@@ -140,7 +140,7 @@ function parseSegment(name: string, where: string): Segment {
     );
   }
   const [, param, converter = 'str'] = m;
-  if (!getConvertor(converter)) {
+  if (!hasUrlConvertor(converter)) {
     throw new InvalidRouteError(
       `File router: ${where}: unknown converter '${converter}' in '${name}'; register it with registerUrlConvertor() before app.ready().`,
       'TERN_UNKNOWN_CONVERTER',

@@ -1,4 +1,35 @@
 /** Class controllers: decorators that only write metadata; `app.registerControllers` scans them at startup. */
-export * from './decorators';
-export type { ControllerEntry } from './scanner';
-export type { ControllerOptions } from './metadata';
+export {
+  Controller,
+  Get,
+  Post,
+  Put,
+  Patch,
+  Delete,
+  Head,
+  Options,
+  Route,
+  Security,
+  Public,
+  Deprecated,
+  Tags,
+  Summary,
+  Description,
+  OperationId,
+  ApiResponse,
+  ExcludeFromSchema,
+  UseMiddleware,
+  Param,
+  Query,
+  Body,
+  Header,
+  Cookie,
+  Req,
+  Res,
+  User,
+  UploadedFile,
+  UploadedFiles,
+} from './decorators';
+export type { MethodRouteOptions, ClassOrMethodDecorator, RouteMethodDecorator } from './decorators';
+export type { ControllerEntry, ControllerResolver } from './scanner';
+export type { ControllerOptions, UploadedFileOptions } from './metadata';

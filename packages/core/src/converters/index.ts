@@ -7,5 +7,5 @@ export {
   UUIDConvertor,
   SlugConvertor,
 } from './builtins';
-export { registerUrlConvertor, getConvertor } from './registry';
-export type { ConverterTypes } from './registry';
+export { registerUrlConvertor, hasUrlConvertor } from './registry';
+export type { ConverterTypes, RegisterConvertorOptions } from './registry';

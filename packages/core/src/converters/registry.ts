@@ -90,7 +90,18 @@ export function convertorForPath(name: string, where: string): Convertor<any> | 
   return convertor;
 }
 
-/** The converter registered under `name`, or undefined. */
+/**
+ * Whether a converter is registered under `name` (the built-ins always are): for tools that
+ * check a path before the app compiles it, as the file router does with folder names.
+ *
+ * @example
+ * hasUrlConvertor('int'); // true
+ */
+export function hasUrlConvertor(name: string): boolean {
+  return registry.has(name);
+}
+
+/** The converter registered under `name`, or undefined. Internal: paths bind converters at `ready()`. */
 export function getConvertor(name: string): Convertor<any> | undefined {
   return registry.get(name);
 }

@@ -8,7 +8,7 @@ export type { RouteConfigEntry } from './from-config';
 export type { GroupOptions } from './group';
 export { RouteConflictError } from '../errors/tern-error';
 export type { Declaration } from './declarer';
-export type { RouteInfo, RouteParamInfo } from './route-info';
+export type { RouteInfo, RouteParamInfo, RouteModelInfo } from './route-info';
 export type { MatchedRoute } from '../http/matched-route';
 export type { PathParams } from './params';
 export type {

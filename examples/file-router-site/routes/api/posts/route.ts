@@ -1,5 +1,5 @@
 // GET /api/posts lists posts; POST /api/posts adds one (body validated against NewPost).
-import { HTTPException, type Request } from '@tern/core';
+import { HTTPException, type TernRequest } from '@tern/core';
 import { markAsRoute } from '@tern/file-router';
 import { NewPost, PostDto, PostSummary } from '../../../models';
 import { addPost, listPosts } from '../../../posts';
@@ -20,7 +20,7 @@ export const post = markAsRoute(
     responseModel: PostDto,
     problems: { 409: 'A post already has this slug' },
   },
-  async (req: Request) => {
+  async (req: TernRequest) => {
     const input = req.body as NewPost;
     const post = { ...input, published: new Date().toISOString().slice(0, 10) };
     if (!addPost(post)) throw new HTTPException(409, `A post is already called '${post.slug}'.`);

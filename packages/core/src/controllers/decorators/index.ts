@@ -5,4 +5,6 @@ export { Security, Public } from './security';
 export { Deprecated, Tags, Summary, Description, OperationId, ApiResponse, ExcludeFromSchema } from './docs';
 export { UseMiddleware } from './middleware';
 export { Param, Query, Body, Header, Cookie, Req, Res, User } from './params';
+export { UploadedFile } from './uploaded-file';
+export { UploadedFiles } from './uploaded-files';
 export type { ClassOrMethodDecorator, RouteMethodDecorator } from './targets';

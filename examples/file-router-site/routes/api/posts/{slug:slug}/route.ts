@@ -1,5 +1,5 @@
 // GET /api/posts/{slug:slug} — one post as JSON.
-import { HTTPException, type Request } from '@tern/core';
+import { HTTPException, type TernRequest } from '@tern/core';
 import { markAsRoute } from '@tern/file-router';
 import { PostDto } from '../../../../models';
 import { findPost } from '../../../../posts';
@@ -13,7 +13,7 @@ export const get = markAsRoute(
     responseModel: PostDto,
     problems: { 404: 'No such post' },
   },
-  async (req: Request<{ slug: string }>) => {
+  async (req: TernRequest<{ slug: string }>) => {
     const post = findPost(req.pathParams.slug);
     if (!post) throw new HTTPException(404, `No post is called '${req.pathParams.slug}'.`);
     return post;
