@@ -34,6 +34,7 @@ export type {
   MiddlewareEntry,
   NodeListener,
   ResponseSchema,
+  ResponseShape,
   RouteOptions,
   SecurityRequirement,
 } from './routing';

@@ -108,7 +108,7 @@ describe('controller decorators', () => {
     class Users {
       @Get('/{id:int}', {
         name: 'user', summary: 'Get', description: 'Long', responses, tags: ['t'], operationId: 'getUser',
-        deprecated: true, excludeFromSchema: true, statusCode: 203, parameters: [{ name: 'x', in: 'query' }], rateLimit: 10,
+        deprecated: true, excludeFromSchema: true, statusCode: 203, parameters: [{ name: 'x', in: 'query' }], extra: { rateLimit: 10 },
       })
       async get() { return {}; }
     }

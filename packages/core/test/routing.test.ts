@@ -48,10 +48,14 @@ describe('declaring routes', () => {
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('keeps unknown Routes options as metadata', () => {
-    const route = new Routes({ path: '/x', rateLimit: 10, summary: 'X' });
-    expect(route.extra).toEqual({ rateLimit: 10 });
+  it('keeps `extra` and x-* extensions as route metadata, and types refuse a misspelt option', () => {
+    const route = new Routes({ path: '/x', extra: { rateLimit: 10 }, 'x-internal': true, summary: 'X' });
+    expect(route.extra).toEqual({ rateLimit: 10, 'x-internal': true });
     expect(route.options.summary).toBe('X');
+    // @ts-expect-error a typo is a compile error, not silent metadata
+    const misspelt = new Routes({ path: '/y', summery: 'Y' });
+    // Untyped code loses nothing: the unknown key is kept as metadata.
+    expect(misspelt.extra).toEqual({ summery: 'Y' });
   });
 
   it('sends a plain returned object as JSON with the route status code', async () => {

@@ -29,7 +29,7 @@ import {
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
-import type { ModelCompiler } from '../validation/model-compiler';
+import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
@@ -310,7 +310,7 @@ function buildRoute(input: RouteInput): Routes<any> {
     description: level.description ?? description,
     operationId: level.operationId ?? operationId,
     responses: mergeResponses(input.classResponses, responses as Record<number, ResponseSchema> | undefined, responsesOf(where, level.responses)),
-    requestModel: bodyModel ?? requestModel,
+    requestModel: (bodyModel ?? requestModel) as ModelClass | undefined,
     middleware: routeMiddleware.length > 0 ? routeMiddleware : undefined,
     tags: routeTags.length > 0 ? routeTags : undefined,
     security: methodSecurity ?? input.classSecurity,
@@ -323,7 +323,8 @@ function buildRoute(input: RouteInput): Routes<any> {
     multipart: context.multipart.options,
   };
   if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
-  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
+  const record = options as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
 
   const route = new Routes({
     ...options,

@@ -208,14 +208,14 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
-  const responseModel = route.extra.responseModel;
+  const responseModel = route.options.responseModel;
   if (responseModel !== undefined && out[route.statusCode] === undefined) {
     out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
   // events a declared schema describes.
-  if (route.extra.sse === true) {
+  if (route.options.sse === true) {
     const ok = (out[route.statusCode] ?? { description: 'Successful Response' }) as ResponseObject;
     out[route.statusCode] = { description: ok.description, content: { 'text/event-stream': { schema: ok.content?.['application/json']?.schema ?? { type: 'string' } } } };
   }

@@ -39,7 +39,7 @@ export function compileRouteResponses(route: CompiledRoute, options: ResponseCon
   }
   if ((declaredOptions.responseFiltering ?? options.responseFiltering) !== true) return undefined;
   const responses = declaredOptions.responses as Record<string, ResponseSchema> | undefined;
-  const responseModel = route.info.extra.responseModel;
+  const responseModel = route.declaration.options.responseModel;
   let serializers: ResponseSerializers;
   try {
     serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.statusCode });

@@ -18,6 +18,7 @@ export type {
   MiddlewareEntry,
   NodeListener,
   ResponseSchema,
+  ResponseShape,
   RouteOptions,
   SecurityRequirement,
 } from './types';

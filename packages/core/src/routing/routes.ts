@@ -7,6 +7,7 @@ const KNOWN_OPTIONS = new Set([
   'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
   'statusCode', 'declaredIn', 'forbidUnknownProperties', 'consumes', 'multipart', 'responseFiltering', 'produces', 'problems',
+  'sse', 'responseModel', 'extra',
 ]);
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */
@@ -49,7 +50,9 @@ export class Routes<P extends string = string> {
     this.handler = handler;
     this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
     this.options = options;
-    this.extra = Object.fromEntries(Object.entries(options).filter(([key]) => !KNOWN_OPTIONS.has(key)));
+    // `extra` plus `x-*` extensions; an unknown key from untyped code is kept too rather than lost.
+    const unknown = Object.entries(options).filter(([key]) => !KNOWN_OPTIONS.has(key));
+    this.extra = { ...(options.extra ?? {}), ...Object.fromEntries(unknown) };
   }
 
   get name(): string | undefined {

@@ -49,7 +49,18 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 export type SecurityRequirement = Record<string, string[]>;
 
 /** A response schema: a class, `[Class]`, a `{ field: type }` shape, or `{ description }`. */
-export type ResponseSchema = Function | [Function] | { description: string } | Record<string, unknown>;
+export type ResponseSchema = Function | [Function] | [ResponseShape] | { description: string } | ResponseShape;
+
+/**
+ * A response body described field by field, each field a constructor (`String`, `Number`,
+ * `Boolean`, `Date`, a model class), a list of one, or a nested shape.
+ *
+ * @example
+ * const shape: ResponseShape = { id: Number, name: String, tags: [String], owner: { id: Number } };
+ */
+export interface ResponseShape {
+  [field: string]: Function | [Function] | ResponseShape | [ResponseShape];
+}
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
 export interface RouteOptions {
@@ -105,6 +116,13 @@ export interface RouteOptions {
   forbidUnknownProperties?: boolean;
   /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
   sse?: boolean;
-  /** Anything else is kept as route metadata (`route.extra`). */
-  [extra: string]: unknown;
+  /**
+   * The success response's model, when `responses` does not declare one for the route's status
+   * (route files' `markAsRoute({ responseModel })` sets it); it documents and filters.
+   */
+  responseModel?: ResponseSchema;
+  /** Your own metadata for middleware and plugins, read as `req.route.extra` / `route.extra`. */
+  extra?: Record<string, unknown>;
+  /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */
+  [extension: `x-${string}`]: unknown;
 }

@@ -96,7 +96,7 @@ export interface ResponseSerializers {
  * Options for {@link compileResponseSerializers}.
  *
  * @example
- * compileResponseSerializers(route.options.responses, { responseModel: route.extra.responseModel, successStatus: 201 });
+ * compileResponseSerializers(route.options.responses, { responseModel: route.options.responseModel, successStatus: 201 });
  */
 export interface RouteSerializerOptions extends ResponseSerializerOptions {
   /** A route file's `responseModel`: the success status's schema unless `responses` declares it. */
