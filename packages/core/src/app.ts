@@ -1,29 +1,26 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { MakeConfig, type ServerTimeouts } from './config';
-import { scanControllers, type ControllerResolver } from './controllers/scanner';
-import { AppAlreadyReadyError, TernError, TernRangeError, TernTypeError, UrlGenerationError } from './errors';
-import { compileTrustProxy, type TrustFunction, type TrustProxy } from './http/proxy';
-import { closeServer, createHttpServer } from './http/server';
-import { trustingRequestClass } from './http/trusted-request';
-import { OpenAPIConfig, type OpenAPIOptions } from './openapi/config';
+import { MakeConfig } from './config';
+import { controllersProvider, type ControllerResolver } from './controllers/scanner';
+import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
+import { compileTrustProxy, type TrustFunction } from './http/proxy';
+import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { validateSecurityRequirements } from './openapi/security';
-import { ExceptionHandlers, type ErrorLogger, type ExceptionHandler } from './pipeline/exceptions';
-import { responseObserver, type ResponseHook } from './pipeline/observe';
-import { RequestPipeline } from './pipeline/pipeline';
-import { serveRoutes } from './pipeline/serve';
+import { ExceptionHandlers, type ExceptionHandler } from './pipeline/exceptions';
+import type { ResponseHook } from './pipeline/observe';
+import { assembleServing, type Serving } from './pipeline/assemble';
 import { RouteDeclarer, type Declaration } from './routing/declarer';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
-import type { RouteInfo } from './routing/route-info';
-import { RouteTable } from './routing/table';
+import { describeFallbacks, type RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
+import { ServerRunner, type CloseHook } from './lifecycle/server-runner';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
-import { findDuplicateLibraries } from './validation/duplicates';
 import type { ModelClass, ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
+import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -33,40 +30,7 @@ export interface RouteProvider {
   provide(app: TernApp): Declaration[];
 }
 
-export interface TernAppOptions {
-  config?: MakeConfig;
-  /** OpenAPI document and docs pages; see OpenAPIOptions. */
-  openapi?: OpenAPIOptions;
-  /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
-  logger?: ErrorLogger;
-  /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */
-  server?: ServerTimeouts;
-  /**
-   * Turns request models into validators and describes them for the document. Default:
-   * `defaultModelCompiler` (class-validator and class-transformer, compiled to native checks).
-   */
-  modelCompiler?: ModelCompiler;
-  /**
-   * Which proxies in front of the app may say who the client is (`X-Forwarded-For`, `-Proto`,
-   * `-Host`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
-   * docs/proxies.md.
-   */
-  trustProxy?: TrustProxy;
-  /**
-   * Builds controller classes given to `registerControllers` (a dependency container's
-   * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.
-   */
-  resolve?: ControllerResolver;
-}
-
-/** Options of `registerControllers`. */
-export interface RegisterControllersOptions {
-  /** Builds each controller class once, at startup (default: the app's `resolve`, else `new C()`). */
-  resolve?: ControllerResolver;
-}
-
-/** A function `app.onClose` runs once the server has stopped; may return a promise. */
-export type CloseHook = () => void | Promise<void>;
+export type { CloseHook } from './lifecycle/server-runner';
 
 /**
  * A Tern application: declare routes, then `listen()` (or `inject()` in tests). Every route is
@@ -82,26 +46,20 @@ export class TernApp extends RouteDeclarer {
   readonly openapiConfig: OpenAPIConfig;
   /** Compiles request models at `ready()` and describes them in the document. */
   readonly modelCompiler: ModelCompiler;
-  /** The server `listen()` started, if any. */
-  server?: Server;
 
   private readonly appMiddleware: Middleware[] = [];
   private readonly providers: RouteProvider[] = [];
   private readonly readyHooks: Array<(routes: readonly RouteInfo[]) => void> = [];
   private readonly exceptions: ExceptionHandlers;
-  private readonly serverTimeouts: ServerTimeouts;
-  private readonly logger: ErrorLogger;
   private readonly resolveController?: ControllerResolver;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
   private readonly checkModel: (model: Function, where: string) => void;
   private readyPromise?: Promise<void>;
   /** The compiled app; set only once startup fully succeeded. */
-  private compiled?: { table: RouteTable; pipeline: RequestPipeline };
-  private shutdown?: Promise<void>;
-  private readonly closeHooks: CloseHook[] = [];
+  private compiled?: Serving;
+  private readonly runner: ServerRunner;
   private readonly responseHooks: ResponseHook[] = [];
   private readonly trustProxy?: TrustFunction;
-  private closeHooksRan = false;
 
   constructor(options: TernAppOptions = {}) {
     super();
@@ -109,16 +67,10 @@ export class TernApp extends RouteDeclarer {
     this.openapiConfig = new OpenAPIConfig(options.openapi);
     this.modelCompiler = options.modelCompiler ?? defaultModelCompiler;
     this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
-    this.serverTimeouts = options.server ?? {};
-    this.logger = options.logger ?? console;
     this.trustProxy = compileTrustProxy(options.trustProxy);
-    checkCloseTimeout(this.serverTimeouts.closeTimeout);
+    this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.exceptions.reportFailure(what, err));
     this.resolveController = options.resolve;
-    const logger = this.logger;
-    this.checkModel = modelRulesCheck({
-      strict: this.config.strictModels,
-      warn: logger === false ? undefined : (message) => ('warn' in logger && typeof logger.warn === 'function' ? logger.warn(message) : logger.error(message)),
-    });
+    this.checkModel = modelRulesCheck({ strict: this.config.strictModels, warn: (message) => this.exceptions.note(message) });
   }
 
   protected override beforeDeclare(what: string): void {
@@ -145,17 +97,7 @@ export class TernApp extends RouteDeclarer {
    * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
    */
   addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: any[]) => E), handler: ExceptionHandler<E>): this {
-    if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addExceptionHandler expects a handler function.');
-    if (typeof statusOrErrorClass === 'number') {
-      if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {
-        throw new TernRangeError('TERN_INVALID_STATUS', `addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
-      }
-      this.exceptions.addForStatus(statusOrErrorClass, handler);
-    } else if (typeof statusOrErrorClass === 'function') {
-      this.exceptions.addForClass(statusOrErrorClass, handler);
-    } else {
-      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'addExceptionHandler expects a status code or an error class.');
-    }
+    this.exceptions.add(statusOrErrorClass, handler);
     return this;
   }
 
@@ -167,37 +109,23 @@ export class TernApp extends RouteDeclarer {
   }
 
   /**
-   * Registers annotated controllers. A class is built with `new C()`; an instance is used as is
-   * (build it yourself to hand it dependencies). At `ready()` each controller becomes a router of
-   * ordinary routes; a class without `@Controller`, an undecorated method parameter or a DTO that
-   * reflects as `Object` makes `ready()` throw a `TernError` saying how to fix it.
+   * Registers annotated controllers: classes (built with `new C()` or `resolve`) or instances.
+   * At `ready()` each becomes a router of ordinary routes; a mistake fails `ready()` with a
+   * `TernError` saying how to fix it (docs/controllers.md).
    *
    * @example
-   * @Controller('/users', { tags: ['users'], name: 'users' })
-   * class UserController {
-   *   constructor(private readonly db: Db) {}
-   *   @Get('/{id:int}', { name: 'get' })
-   *   async getUser(@Param('id') id: number) { return this.db.user(id); }
-   * }
    * app.registerControllers([new UserController(db), HealthController]);
-   * // or let a container build them (once, at startup):
    * app.registerControllers([UserController], { resolve: (Class) => container.resolve(Class) });
    */
   registerControllers(controllers: Array<Function | object>, options: RegisterControllersOptions = {}): this {
-    const list = Array.isArray(controllers) ? [...controllers] : controllers;
-    if (options.resolve !== undefined && typeof options.resolve !== 'function') {
-      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'registerControllers: resolve must be a function (Class) => instance.');
-    }
-    let scanned: ReturnType<typeof scanControllers> | undefined;
-    const scan = () =>
-      scanControllers(list, {
+    return this.addRouteProvider(
+      controllersProvider(controllers, {
         resolve: options.resolve ?? this.resolveController,
         forbidUnknownProperties: this.config.forbidUnknownProperties,
         checkModel: this.checkModel,
         compiler: this.modelCompiler,
-      });
-    // Scanned once: getAllRoutes() before ready() must not build the controllers twice.
-    return this.addRouteProvider({ provide: () => (scanned ??= scan()) });
+      }),
+    );
   }
 
   /**
@@ -227,25 +155,18 @@ export class TernApp extends RouteDeclarer {
     const routes = this.compileRoutes();
     const infos = routes.map((route) => route.info);
     const internal = compileDeclarations(this.internalDeclarations(infos), { internal: true });
-    const served = serveRoutes([...routes, ...internal], this.appMiddleware, {
-      bodyLimit: this.config.bodyLimit,
-      report: (err, req) => this.exceptions.report(err, req.raw),
+    const serving = assembleServing([...routes, ...internal], {
+      config: this.config,
+      appMiddleware: this.appMiddleware,
+      exceptions: this.exceptions,
       compileModel: (model) => this.modelCompiler.compile(model as ModelClass),
-      responseFiltering: this.config.responseFiltering,
-      validateResponses: this.config.validateResponses,
+      trustProxy: this.trustProxy,
+      responseHooks: this.responseHooks,
     });
-    // Every model is compiled by now: a second copy of a validation library would make Tern
-    // read records the app never wrote. Fail startup rather than accept unchecked data.
-    const duplicate = findDuplicateLibraries();
-    if (duplicate) throw duplicate;
-    const table = new RouteTable(served, { maxParamLength: this.config.maxParamLength, debug: this.config.debug });
     for (const hook of this.readyHooks) hook(infos);
-    if (this.config.debug) this.exceptions.note(fallbackReport(infos));
+    if (this.config.debug) this.exceptions.note(describeFallbacks(infos));
     // Published only now: an app whose startup failed must not serve requests.
-    const pipeline = new RequestPipeline(table, this.appMiddleware, this.exceptions, this.config);
-    if (this.trustProxy) pipeline.requestClass = trustingRequestClass(this.trustProxy);
-    if (this.responseHooks.length > 0) pipeline.observe = responseObserver(this.responseHooks, (err) => this.reportHookError('an onResponse hook', err));
-    this.compiled = { table, pipeline };
+    this.compiled = serving;
   }
 
   /** Tern's own routes (OpenAPI document, docs pages), built from the user's routes. */
@@ -299,7 +220,7 @@ export class TernApp extends RouteDeclarer {
       return;
     }
     this.ready().then(
-      () => (this.compiled as { pipeline: RequestPipeline }).pipeline.handle(rawReq, rawRes),
+      () => (this.compiled as Serving).pipeline.handle(rawReq, rawRes),
       (err) => {
         this.exceptions.report(err, rawReq);
         rawRes.statusCode = 500;
@@ -316,58 +237,54 @@ export class TernApp extends RouteDeclarer {
    */
   async listen(options: { port?: number; host?: string } = {}): Promise<string> {
     await this.ready();
-    if (this.server) throw new TernError('TERN_ALREADY_LISTENING', 'app.listen() was already called.');
-    const server = createHttpServer({ listener: this.handler, bodyLimit: this.config.bodyLimit }, this.serverTimeouts);
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const address = server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return this.runner.listen(this.handler, this.config.bodyLimit, options);
+  }
+
+  /** The server `listen()` started, if any. */
+  get server(): Server | undefined {
+    return this.runner.server;
   }
 
   /**
-   * Lets responses still being sent go out in full, stops accepting connections, closes idle
-   * keep-alive sockets, lets in-flight requests finish (they are answered with `Connection:
-   * close`) for up to `server.closeTimeout` (default 10 s), then destroys the connections still
-   * open (their `req.signal` aborts), runs the `onClose` hooks and resolves. Calls made while
-   * closing share the same shutdown. An app that never listened only runs its hooks.
+   * Stops accepting, ends event streams, lets in-flight requests finish (`Connection: close`)
+   * for up to `server.closeTimeout` (10 s), destroys what is left (`req.signal` aborts), runs the
+   * `onClose` hooks and resolves; concurrent calls share one shutdown (docs/lifecycle.md).
    *
    * @example
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    return (this.shutdown ??= this.stopServer()
-      .then(() => this.runCloseHooks())
-      .finally(() => (this.shutdown = undefined)));
+    const pipeline = this.compiled?.pipeline;
+    return this.runner.close({
+      stopping: () => {
+        if (!pipeline) return;
+        pipeline.closing = true;
+        // Event streams never end on their own: end them so the connections can close.
+        pipeline.endStreams();
+      },
+      stopped: () => {
+        if (pipeline) pipeline.closing = false;
+      },
+    });
   }
 
   /**
-   * Runs `hook` when the app closes, after the server stopped accepting and in-flight requests
-   * finished (or the close timeout cut them): to release what the app holds (database pools,
-   * queues, timers). Hooks run once, at the first `close()`, last registered first; a throwing
-   * hook is reported to the logger and the others still run; `close()` resolves after them.
+   * Runs `hook` once the server has stopped (at the first `close()`, last registered first): to
+   * release pools, queues, timers. A throwing hook is reported; the others still run.
    *
    * @example
    * const pool = new Pool();
    * app.onClose(() => pool.end());
    */
   onClose(hook: CloseHook): this {
-    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onClose expects a function.');
-    this.closeHooks.push(hook);
+    this.runner.onClose(hook);
     return this;
   }
 
   /**
-   * Runs `hook` after every response is written (or cut off by a disconnect): errors, 404s and
-   * mounted apps included, with `{ statusCode, durationMs, route, aborted }`. For access logs and
-   * metrics; it cannot change the response. Declared before `ready()`; an app without hooks pays
-   * nothing per request. A throw or rejection is reported and the other hooks still run.
+   * Runs `hook` after every response is written or cut off (errors, 404s, mounted apps too) with
+   * `{ statusCode, durationMs, route, aborted }`: access logs, metrics. Declared before `ready()`;
+   * an app without hooks pays nothing per request.
    *
    * @example
    * app.onResponse((req, res, { statusCode, durationMs, route }) => {
@@ -381,40 +298,6 @@ export class TernApp extends RouteDeclarer {
     return this;
   }
 
-  private async stopServer(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    const pipeline = this.compiled?.pipeline;
-    if (pipeline) pipeline.closing = true;
-    // Event streams never end on their own: end them so the connections can close.
-    pipeline?.endStreams();
-    await closeServer(server, this.serverTimeouts.requestTimeout ?? 30_000, this.serverTimeouts.closeTimeout ?? 10_000);
-    this.server = undefined;
-    if (pipeline) pipeline.closing = false;
-  }
-
-  private async runCloseHooks(): Promise<void> {
-    if (this.closeHooksRan) return;
-    this.closeHooksRan = true;
-    for (const hook of [...this.closeHooks].reverse()) {
-      try {
-        await hook();
-      } catch (err) {
-        this.reportHookError('an onClose hook', err);
-      }
-    }
-  }
-
-  /** Reports a failing hook; a throwing logger must not break close() or the request. */
-  private reportHookError(what: string, err: unknown): void {
-    if (!this.logger) return;
-    try {
-      this.logger.error(`[tern] ${what} failed:`, err);
-    } catch {
-      // Nothing sensible is left to do with an error about an error.
-    }
-  }
-
   /**
    * Sends a request through the app in memory, as a client would see it; readies the app first.
    *
@@ -425,21 +308,5 @@ export class TernApp extends RouteDeclarer {
   async inject(options: InjectOptions | string): Promise<InjectResponse> {
     await this.ready();
     return injectRequest(this.handler, options);
-  }
-}
-
-/** Debug mode: which request models run through class-validator per request, and why. */
-function fallbackReport(routes: readonly RouteInfo[]): string | undefined {
-  const lines = routes
-    .filter((route) => route.requestModel && !route.requestModel.native)
-    .map((route) => `  ${route.source}: ${route.requestModel?.name} (${route.requestModel?.fallbackReasons.join('; ')})`);
-  if (lines.length === 0) return undefined;
-  return `[tern] ${lines.length} request model(s) are validated by class-validator per request instead of compiled checks:\n${lines.join('\n')}`;
-}
-
-function checkCloseTimeout(value: number | undefined): void {
-  if (value === undefined || value === Infinity) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new TernRangeError('TERN_INVALID_LIMIT', `server.closeTimeout must be a non-negative integer of milliseconds (or Infinity), got ${String(value)}.`);
   }
 }

@@ -24,10 +24,12 @@ const LAYERS: Record<string, number> = {
   'mapped-types': 4,
   serialization: 5,
   pipeline: 6,
+  lifecycle: 4,
   controllers: 7,
-  app: 8,
-  security: 9,
-  index: 10,
+  'app-options': 8,
+  app: 9,
+  security: 10,
+  index: 11,
 };
 
 interface SourceFile {

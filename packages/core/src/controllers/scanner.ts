@@ -5,7 +5,7 @@
  * middleware, OpenAPI and `getAllRoutes` treat controller routes like any other.
  */
 import type { ParameterObject } from 'openapi3-ts/oas31';
-import { TernError } from '../errors';
+import { TernError, TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
@@ -54,6 +54,19 @@ export interface ScanOptions {
   checkModel?: (model: Function, where: string) => void;
   /** The app's model compiler (default: class-validator's). */
   compiler?: ModelCompiler;
+}
+
+/**
+ * The route provider `app.registerControllers` adds: the controllers are scanned at `ready()`
+ * (or when `getAllRoutes()` asks first), once, so instances are never built twice.
+ */
+export function controllersProvider(controllers: readonly ControllerEntry[], options: ScanOptions): { provide(): Router[] } {
+  if (options.resolve !== undefined && typeof options.resolve !== 'function') {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'registerControllers: resolve must be a function (Class) => instance.');
+  }
+  const list = Array.isArray(controllers) ? [...controllers] : controllers;
+  let scanned: Router[] | undefined;
+  return { provide: () => (scanned ??= scanControllers(list, options)) };
 }
 
 /**

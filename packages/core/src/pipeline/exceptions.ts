@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HTTPException } from '../errors';
+import { HTTPException, TernRangeError, TernTypeError } from '../errors';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { HandlerResult } from '../routing/types';
@@ -25,12 +25,19 @@ export class ExceptionHandlers {
     private readonly debug: boolean,
   ) {}
 
-  addForStatus(status: number, handler: ExceptionHandler): void {
-    this.byStatus.set(status, handler);
-  }
-
-  addForClass(errorClass: Function, handler: ExceptionHandler): void {
-    this.byClass.push([errorClass, handler]);
+  /** A handler for a status (400-599; `500` catches every unexpected error) or an error class. */
+  add(statusOrErrorClass: unknown, handler: unknown): void {
+    if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addExceptionHandler expects a handler function.');
+    if (typeof statusOrErrorClass === 'number') {
+      if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {
+        throw new TernRangeError('TERN_INVALID_STATUS', `addExceptionHandler: ${statusOrErrorClass} is not an error status code.`);
+      }
+      this.byStatus.set(statusOrErrorClass, handler as ExceptionHandler);
+    } else if (typeof statusOrErrorClass === 'function') {
+      this.byClass.push([statusOrErrorClass, handler as ExceptionHandler]);
+    } else {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'addExceptionHandler expects a status code or an error class.');
+    }
   }
 
   /** The response for `err`; a failing handler falls back to the plain problem (and is reported). */
@@ -54,6 +61,16 @@ export class ExceptionHandlers {
   note(message: string | undefined): void {
     if (!this.logger || message === undefined) return;
     (this.logger.warn ?? this.logger.error).call(this.logger, message);
+  }
+
+  /** Reports a failing hook or plugin (`[tern] <what> failed:`); never throws. */
+  reportFailure(what: string, err: unknown): void {
+    if (!this.logger) return;
+    try {
+      this.logger.error(`[tern] ${what} failed:`, err);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
   }
 
   /** Reports an unexpected error; a throwing logger must not take the request down with it. */

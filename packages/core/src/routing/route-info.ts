@@ -73,3 +73,15 @@ export function linkInfo(route: CompiledRoute): CompiledRoute {
 export function compiledRouteOf(info: RouteInfo): CompiledRoute | undefined {
   return compiledByInfo.get(info);
 }
+
+/**
+ * Debug mode's startup note: which request models run through class-validator per request
+ * instead of compiled checks, and why; undefined when every model is compiled.
+ */
+export function describeFallbacks(routes: readonly RouteInfo[]): string | undefined {
+  const lines = routes
+    .filter((route) => route.requestModel && !route.requestModel.native)
+    .map((route) => `  ${route.source}: ${route.requestModel?.name} (${route.requestModel?.fallbackReasons.join('; ')})`);
+  if (lines.length === 0) return undefined;
+  return `[tern] ${lines.length} request model(s) are validated by class-validator per request instead of compiled checks:\n${lines.join('\n')}`;
+}

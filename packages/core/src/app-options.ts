@@ -1,0 +1,39 @@
+import type { MakeConfig, ServerTimeouts } from './config';
+import type { ControllerResolver } from './controllers/scanner';
+import type { TrustProxy } from './http/proxy';
+import type { OpenAPIOptions } from './openapi/config';
+import type { ErrorLogger } from './pipeline/exceptions';
+import type { ModelCompiler } from './validation/model-compiler';
+
+export interface TernAppOptions {
+  config?: MakeConfig;
+  /** OpenAPI document and docs pages; see OpenAPIOptions. */
+  openapi?: OpenAPIOptions;
+  /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
+  logger?: ErrorLogger;
+  /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */
+  server?: ServerTimeouts;
+  /**
+   * Turns request models into validators and describes them for the document. Default:
+   * `defaultModelCompiler` (class-validator and class-transformer, compiled to native checks).
+   */
+  modelCompiler?: ModelCompiler;
+  /**
+   * Which proxies in front of the app may say who the client is (`X-Forwarded-For`, `-Proto`,
+   * `-Host`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
+   * docs/proxies.md.
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * Builds controller classes given to `registerControllers` (a dependency container's
+   * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.
+   */
+  resolve?: ControllerResolver;
+}
+
+/** Options of `registerControllers`. */
+export interface RegisterControllersOptions {
+  /** Builds each controller class once, at startup (default: the app's `resolve`, else `new C()`). */
+  resolve?: ControllerResolver;
+}
+

@@ -1,0 +1,96 @@
+/**
+ * The HTTP server an app runs on and its shutdown: `listen()`, a bounded `close()` and the
+ * `onClose` hooks. Kept apart from the app so `app.ts` holds declarations, and the order of a
+ * shutdown reads in one place.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerTimeouts } from '../config';
+import { TernError, TernRangeError, TernTypeError } from '../errors';
+import { closeServer, createHttpServer } from '../http/server';
+
+/** A function `app.onClose` runs once the server has stopped; may return a promise. */
+export type CloseHook = () => void | Promise<void>;
+
+/** What the app does around the server's stop: mark responses `Connection: close`, end event streams. */
+export interface StopCallbacks {
+  stopping(): void;
+  stopped(): void;
+}
+
+export class ServerRunner {
+  /** The server `listen()` started, if any. */
+  server?: Server;
+  private readonly closeHooks: CloseHook[] = [];
+  private closeHooksRan = false;
+  private shutdown?: Promise<void>;
+
+  constructor(
+    private readonly timeouts: ServerTimeouts,
+    /** Reports a failing hook; must not throw. */
+    private readonly reportHookError: (what: string, err: unknown) => void,
+  ) {
+    checkCloseTimeout(timeouts.closeTimeout);
+  }
+
+  async listen(
+    listener: (req: IncomingMessage, res: ServerResponse) => void,
+    bodyLimit: number,
+    options: { port?: number; host?: string },
+  ): Promise<string> {
+    if (this.server) throw new TernError('TERN_ALREADY_LISTENING', 'app.listen() was already called.');
+    const server = createHttpServer({ listener, bodyLimit }, this.timeouts);
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  }
+
+  /** Stops the server (bounded by `closeTimeout`), then runs the hooks; concurrent calls share one shutdown. */
+  close(callbacks: StopCallbacks): Promise<void> {
+    return (this.shutdown ??= this.stopServer(callbacks)
+      .then(() => this.runCloseHooks())
+      .finally(() => (this.shutdown = undefined)));
+  }
+
+  onClose(hook: CloseHook): void {
+    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onClose expects a function.');
+    this.closeHooks.push(hook);
+  }
+
+  private async stopServer(callbacks: StopCallbacks): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    callbacks.stopping();
+    await closeServer(server, this.timeouts.requestTimeout ?? 30_000, this.timeouts.closeTimeout ?? 10_000);
+    this.server = undefined;
+    callbacks.stopped();
+  }
+
+  /** Once, at the first close(), last registered first; a failing hook does not stop the others. */
+  private async runCloseHooks(): Promise<void> {
+    if (this.closeHooksRan) return;
+    this.closeHooksRan = true;
+    for (const hook of [...this.closeHooks].reverse()) {
+      try {
+        await hook();
+      } catch (err) {
+        this.reportHookError('an onClose hook', err);
+      }
+    }
+  }
+}
+
+function checkCloseTimeout(value: number | undefined): void {
+  if (value === undefined || value === Infinity) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new TernRangeError('TERN_INVALID_LIMIT', `server.closeTimeout must be a non-negative integer of milliseconds (or Infinity), got ${String(value)}.`);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The last step of `ready()`: compiled routes become served routes (each with its whole chain),
+ * the route table and the request pipeline, configured once for what the app uses.
+ */
+import type { MakeConfig } from '../config';
+import type { TrustFunction } from '../http/proxy';
+import { trustingRequestClass } from '../http/trusted-request';
+import type { CompiledRoute } from '../routing/compile';
+import { RouteTable } from '../routing/table';
+import type { Middleware } from '../routing/types';
+import { findDuplicateLibraries } from '../validation/duplicates';
+import type { ModelValidator } from '../validation/types';
+import type { ExceptionHandlers } from './exceptions';
+import { responseObserver, type ResponseHook } from './observe';
+import { RequestPipeline } from './pipeline';
+import { serveRoutes, type ServedRoute } from './serve';
+
+export interface ServingOptions {
+  config: MakeConfig;
+  appMiddleware: readonly Middleware[];
+  exceptions: ExceptionHandlers;
+  /** Compiles response models' validators (`validateResponses`). */
+  compileModel: (model: Function) => ModelValidator<object>;
+  trustProxy?: TrustFunction;
+  responseHooks: readonly ResponseHook[];
+}
+
+export interface Serving {
+  table: RouteTable<ServedRoute>;
+  pipeline: RequestPipeline;
+}
+
+export function assembleServing(routes: readonly CompiledRoute[], options: ServingOptions): Serving {
+  const { config, exceptions } = options;
+  const served = serveRoutes(routes, options.appMiddleware, {
+    bodyLimit: config.bodyLimit,
+    report: (err, req) => exceptions.report(err, req.raw),
+    compileModel: options.compileModel,
+    responseFiltering: config.responseFiltering,
+    validateResponses: config.validateResponses,
+  });
+  // Every model is compiled by now: a second copy of a validation library would make Tern read
+  // records the app never wrote. Fail startup rather than accept unchecked data.
+  const duplicate = findDuplicateLibraries();
+  if (duplicate) throw duplicate;
+  const table = new RouteTable(served, { maxParamLength: config.maxParamLength, debug: config.debug });
+  const pipeline = new RequestPipeline(table, options.appMiddleware, exceptions, config);
+  if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy);
+  if (options.responseHooks.length > 0) {
+    pipeline.observe = responseObserver(options.responseHooks, (err) => exceptions.reportFailure('an onResponse hook', err));
+  }
+  return { table, pipeline };
+}
