@@ -38,9 +38,11 @@ export class Readiness {
  * const { app, readiness } = buildApp();
  * await app.listen({ port: 3000 });
  */
-export function buildApp(): { app: TernApp; readiness: Readiness } {
+export function buildApp(options: { closeTimeoutMs?: number } = {}): { app: TernApp; readiness: Readiness } {
   const readiness = new Readiness();
   const app = new TernApp({
+    // close() waits this long for in-flight requests, then cuts what is left.
+    server: { closeTimeout: options.closeTimeoutMs ?? 10_000 },
     openapi: {
       title: 'Tern cluster example',
       version: '1.0.0',

@@ -11,13 +11,14 @@ import { isShutdownMessage } from './shutdown-message';
 
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  const { app, readiness } = buildApp();
+  const { app, readiness } = buildApp({ closeTimeoutMs: settings.closeTimeoutMs });
   const listening = app.listen({ port: settings.port, host: settings.host });
 
   let closing = false;
   const closer = closeWithGrace(
-    // The backstop: past drain + close time the process exits with 1, whatever is still running.
-    { delay: settings.drainDelayMs + settings.closeTimeoutMs },
+    // The backstop (close() is bounded by closeTimeout itself): past drain + close time plus a
+    // margin for the onClose hooks, the process exits with 1, whatever is still running.
+    { delay: settings.drainDelayMs + settings.closeTimeoutMs + 1_000 },
     async ({ err }) => {
       closing = true;
       if (err) console.error(`worker ${process.pid}:`, err);
