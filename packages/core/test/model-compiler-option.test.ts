@@ -1,0 +1,77 @@
+import { IsInt, IsString, Min, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { defaultModelCompiler, MakeConfig, TernApp, type ModelClass, type ModelCompiler, type ModelValidator } from '@tern/core';
+
+class CreateItem {
+  @IsString() name!: string;
+  @IsInt() @Min(1) qty!: number;
+}
+
+@ValidatorConstraint({ name: 'evenNumber' })
+class EvenNumber implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'number' && value % 2 === 0;
+  }
+}
+
+class PairOfSocks {
+  @Validate(EvenNumber) socks!: number;
+}
+
+/** The seam: the app asks its ModelCompiler, never class-validator directly. */
+describe('new TernApp({ modelCompiler })', () => {
+  it('compiles request models with the app’s compiler, once per route at ready()', async () => {
+    const compiled: string[] = [];
+    const counting: ModelCompiler = {
+      compile<T extends object>(model: ModelClass<T>, options?: Parameters<ModelCompiler['compile']>[1]): ModelValidator<T> {
+        compiled.push(model.name);
+        return defaultModelCompiler.compile(model, options);
+      },
+      describe: (model) => defaultModelCompiler.describe(model),
+    };
+    const app = new TernApp({ modelCompiler: counting });
+    app.post('/items', { requestModel: CreateItem }, async (req) => req.body as object);
+    await app.ready();
+    expect(compiled).toEqual(['CreateItem']);
+    const bad = await app.inject({ method: 'POST', url: '/items', payload: { name: 'x', qty: 0 } });
+    expect(bad.statusCode).toBe(422);
+    expect((await app.inject({ method: 'POST', url: '/items', payload: { name: 'x', qty: 2 } })).json()).toEqual({ name: 'x', qty: 2 });
+    expect(compiled).toEqual(['CreateItem']);
+  });
+
+  it('can replace validation entirely (the compiler decides what is valid)', async () => {
+    const refuseAll: ModelCompiler = {
+      compile: <T extends object>() =>
+        Object.assign(() => ({ ok: false as const, errors: [{ path: 'x', message: 'refused by policy' }] }), { native: true, fallbackReasons: [] }) as unknown as ModelValidator<T>,
+      describe: (model) => defaultModelCompiler.describe(model),
+    };
+    const app = new TernApp({ modelCompiler: refuseAll });
+    app.post('/items', { requestModel: CreateItem }, async () => ({ ok: true }));
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'x', qty: 2 } });
+    expect(response.json().errors).toEqual([{ path: 'x', message: 'refused by policy' }]);
+  });
+});
+
+describe('which models fall back to class-validator, and why', () => {
+  it('is readable from the route and listed at ready() in debug mode', async () => {
+    const warnings: string[] = [];
+    const app = new TernApp({ config: new MakeConfig({ debug: true }), logger: { error: () => undefined, warn: (m: string) => warnings.push(m) } });
+    app.post('/items', { requestModel: CreateItem }, async () => ({ ok: true }));
+    app.post('/socks', { requestModel: PairOfSocks }, async () => ({ ok: true }));
+    await app.ready();
+    const [items, socks] = app.getAllRoutes();
+    expect(items.requestModel).toEqual({ name: 'CreateItem', native: true, fallbackReasons: [] });
+    expect(socks.requestModel).toMatchObject({ name: 'PairOfSocks', native: false });
+    expect(socks.requestModel?.fallbackReasons.join()).toMatch(/evenNumber/);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/1 request model\(s\) are validated by class-validator per request/);
+    expect(warnings[0]).toMatch(/POST \/socks: PairOfSocks \(.*evenNumber/);
+  });
+
+  it('says nothing outside debug mode', async () => {
+    const warnings: string[] = [];
+    const app = new TernApp({ logger: { error: () => undefined, warn: (m: string) => warnings.push(m) } });
+    app.post('/socks', { requestModel: PairOfSocks }, async () => ({ ok: true }));
+    await app.ready();
+    expect(warnings).toEqual([]);
+  });
+});
