@@ -16,7 +16,18 @@ import { UsersController } from './users.controller';
  */
 export function buildApp(container: DependencyContainer = rootContainer.createChildContainer()): TernApp {
   if (!container.isRegistered(CLOCK)) container.register<Clock>(CLOCK, { useValue: () => new Date() });
-  const app = new TernApp({ resolve: (Class) => container.resolve(Class as InjectionToken<object>) });
+  const app = new TernApp({
+    resolve: (Class) => container.resolve(Class as InjectionToken<object>),
+    openapi: {
+      title: 'Users (dependency injection)',
+      version: '1.0.0',
+      description: 'Controllers built by a tsyringe container, with a request-scoped audit trail.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'users', description: 'Users, read and renamed.' }],
+    },
+  });
   app.addMiddleware(requestScope(container));
   app.registerControllers([UsersController]);
   return app;

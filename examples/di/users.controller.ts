@@ -17,14 +17,14 @@ export class RenameUser {
 export class UsersController {
   constructor(private readonly users: UserRepository) {}
 
-  @Get('/{id:int}')
+  @Get('/{id:int}', { summary: 'Get a user', description: 'The user with this id (404 when there is none).', problems: { 404: 'No such user' } })
   async get(@Param('id') id: number) {
     const user = this.users.find(id);
     if (!user) throw new HTTPException(404, `No user ${id}.`);
     return user;
   }
 
-  @Patch('/{id:int}')
+  @Patch('/{id:int}', { summary: 'Rename a user', description: 'Renames the user and records the change in the request-scoped audit trail.', problems: { 404: 'No such user' } })
   async rename(@Param('id') id: number, @Body() body: RenameUser, @Req() req: TernRequest) {
     const user = this.users.rename(id, body.name);
     if (!user) throw new HTTPException(404, `No user ${id}.`);

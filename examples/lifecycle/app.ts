@@ -44,6 +44,15 @@ export interface BuildOptions {
 
 export function buildApp({ log = pino({ level: 'silent' }), store = new ReportStore(), trustProxy = false }: BuildOptions = {}): TernApp {
   const app = new TernApp({
+    openapi: {
+      title: 'Reports (lifecycle)',
+      version: '1.0.0',
+      description: 'Slow reports that stop when the client leaves; an access log and request ids.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'reports', description: 'Reports built on demand.' }],
+    },
     // close() gives in-flight requests 10 s, then cuts what is left (and aborts their signals).
     server: { closeTimeout: 10_000 },
     // req.ip is the client's address only when the proxy in front is trusted (docs/proxies.md).
@@ -70,7 +79,7 @@ export function buildApp({ log = pino({ level: 'silent' }), store = new ReportSt
   });
   app.onClose(() => store.close());
 
-  app.get('/reports/{id:int}', { name: 'report' }, async (req, res, { id }) => {
+  app.get('/reports/{id:int}', { name: 'report', summary: 'Build a report', description: 'Builds the report, stopping early when the client goes away (req.signal).', tags: ['reports'], problems: { 404: 'No such report' } }, async (req, res, { id }) => {
     if (id > 1000) throw new HTTPException(404, `No report ${id}`);
     return store.build(id, req.signal);
   });

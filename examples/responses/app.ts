@@ -62,13 +62,13 @@ export const rows: UserRow[] = [
 
 @Controller('/users', { tags: ['users'] })
 class UsersController {
-  @Get('/')
+  @Get('/', { summary: 'List users', description: 'Every user, filtered by UserDto: no password hash leaves the server.' })
   @ApiResponse(200, [UserDto])
   async list() {
     return rows;
   }
 
-  @Get('/{id:int}', { responses: { 200: UserDto, 404: { description: 'No such user' } } })
+  @Get('/{id:int}', { summary: 'Get a user', description: 'One user, filtered by UserDto.', responses: { 200: UserDto }, problems: { 404: 'No such user' } })
   async get(@Param('id') id: number) {
     const row = rows.find((r) => r.id === id);
     if (!row) throw new HTTPException(404, `No user ${id}`);
@@ -77,11 +77,22 @@ class UsersController {
 }
 
 export function buildApp(config: ConstructorParameters<typeof MakeConfig>[0] = {}): TernApp {
-  const app = new TernApp({ config: new MakeConfig(config) });
+  const app = new TernApp({
+    config: new MakeConfig(config),
+    openapi: {
+      title: 'Users (responses by contract)',
+      version: '1.0.0',
+      description: 'Declared response models filter what is sent.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'users', description: 'Users as their DTO shows them.' }, { name: 'auth', description: 'The signed-in user.' }, { name: 'admin', description: 'Administration.' }],
+    },
+  });
   // The signed-in user would come from a session; user 1 stands in for it here.
-  app.get('/auth/me', { responses: { 200: MeDto } }, async () => rows[0]);
+  app.get('/auth/me', { summary: 'The signed-in user', description: 'The user behind the session, as MeDto declares it.', tags: ['auth'], responses: { 200: MeDto } }, async () => rows[0]);
   // An admin export that must send rows whole: this one route opts out.
-  app.get('/admin/export', { responses: { 200: [UserDto] }, responseFiltering: false }, async () => rows);
+  app.get('/admin/export', { summary: 'Export every user', description: 'Whole rows for an admin export: this route opts out of filtering.', tags: ['admin'], responses: { 200: [UserDto] }, responseFiltering: false }, async () => rows);
   app.registerControllers([UsersController]);
   return app;
 }

@@ -25,10 +25,21 @@ interface StoredAvatar {
 
 export function buildApp(): TernApp {
   // Every body, uploads included, stays under bodyLimit (here 2 MiB).
-  const app = new TernApp({ config: new MakeConfig({ bodyLimit: 2 * 1024 * 1024 }) });
+  const app = new TernApp({
+    config: new MakeConfig({ bodyLimit: 2 * 1024 * 1024 }),
+    openapi: {
+      title: 'Uploads',
+      version: '1.0.0',
+      description: 'Avatars, CSV imports, a form and a signed webhook: bodies beyond JSON.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [{ name: 'avatars', description: 'Profile images.' }, { name: 'imports', description: 'CSV files counted as they stream.' }, { name: 'feedback', description: 'A form or JSON.' }, { name: 'webhooks', description: 'Signed callbacks.' }],
+    },
+  });
   const avatars = new Map<string, StoredAvatar>();
 
-  app.post('/avatars', { statusCode: 201, summary: 'Upload an avatar (PNG or JPEG, at most 256 KiB)' }, async (req) => {
+  app.post('/avatars', { statusCode: 201, summary: 'Upload an avatar', description: 'A PNG or JPEG of at most 256 KiB in the multipart field `avatar`.', tags: ['avatars'], consumes: ['multipart/form-data'] }, async (req) => {
     const { fields, files } = await req.multipart({ limits: { fileSize: 256 * 1024, files: 1, fields: 2 } });
     const [file] = files;
     if (!file || file.fieldName !== 'avatar') throw new HTTPException(422, "Send the image in the field 'avatar'.");
@@ -38,14 +49,14 @@ export function buildApp(): TernApp {
     return { id, size: file.size, type: file.mimeType, alt: typeof fields.alt === 'string' ? fields.alt : null };
   });
 
-  app.get('/avatars/{id:uuid}', async (_req, _res, { id }) => {
+  app.get('/avatars/{id:uuid}', { summary: 'Describe an avatar', description: 'The stored avatar’s name, type and size.', tags: ['avatars'], problems: { 404: 'No such avatar' } }, async (_req, _res, { id }) => {
     const avatar = avatars.get(id);
     if (!avatar) throw new HTTPException(404, `No avatar ${id}`);
     return { id, originalName: avatar.originalName, type: avatar.type, size: avatar.bytes.length };
   });
 
   // A large CSV is counted as it arrives: nothing is held but the current chunk.
-  app.post('/imports', { summary: 'Count the rows of uploaded CSV files' }, async (req) => {
+  app.post('/imports', { summary: 'Count CSV rows', description: 'Counts the rows of each uploaded CSV file as it streams.', tags: ['imports'], consumes: ['multipart/form-data'] }, async (req) => {
     const counts: Record<string, number> = {};
     for await (const part of req.parts({ limits: { fileSize: 1024 * 1024, files: 5 } })) {
       if (part.type !== 'file') continue;
@@ -59,12 +70,12 @@ export function buildApp(): TernApp {
   // An HTML form posts here; so may a script sending JSON. Both are validated by the model.
   app.post(
     '/feedback',
-    { requestModel: Feedback, consumes: ['application/x-www-form-urlencoded', 'application/json'], statusCode: 201 },
+    { summary: 'Send feedback', description: 'From an HTML form or JSON; validated by the Feedback model.', tags: ['feedback'], requestModel: Feedback, consumes: ['application/x-www-form-urlencoded', 'application/json'], statusCode: 201 },
     async (req) => ({ received: req.body }),
   );
 
   // A signature is computed over the exact bytes sent, so the body is read raw.
-  app.post('/webhooks/payments', async (req) => {
+  app.post('/webhooks/payments', { summary: 'Payment webhook', description: 'Checks the HMAC signature over the raw body before reading it.', tags: ['webhooks'], problems: { 401: 'Bad signature' } }, async (req) => {
     const raw = await req.buffer();
     const expected = createHmac('sha256', WEBHOOK_SECRET).update(raw).digest();
     const given = Buffer.from(req.headers.get('x-signature') ?? '', 'hex');
