@@ -10,7 +10,10 @@
  * those requests over keep-alive connections, plus a few clients on raw sockets that alternately
  * send part of a body and destroy the connection, and send a body over the limit (413, after
  * which the server closes the connection: kept out of autocannon, which would write its next
- * request onto that closing connection and lose it).
+ * request onto that closing connection and lose it). `soak/extras.ts` adds the attack bodies of
+ * the hardening issue (1 MiB arrays, 90k junk keys) and everyday HTTP (a custom converter,
+ * multipart uploads, an upload aborted half-way, `res.file` with and without Range, an SSE
+ * stream per round).
  *
  * A warm-up round, then `--rounds` measured rounds of `--duration` seconds each. After every
  * round the load stops, the child reports `server.getConnections()` until it is 0 (idle
@@ -33,10 +36,11 @@ import { runAutocannon } from './harness/load';
 import { freePort } from './harness/children';
 import { ItemDto } from './shared/item-dto';
 import { ITEM_JSON, makeItem } from './shared/payload';
+import { addExtraRoutes, BIG_BODY_BYTES, checkExtraRoutes, EXTRA_REQUESTS, extrasClient, type ExtrasCounts } from './soak/extras';
 
 const HOST = '127.0.0.1';
-/** The child's body limit: the item (~1 KB) fits, the 8 KiB upload does not. */
-const BODY_LIMIT = 4096;
+/** The child's body limit: the 1 MiB attack bodies fit, the oversized upload does not. */
+const BODY_LIMIT = BIG_BODY_BYTES + 64 * 1024;
 /** The child's keep-alive timeout (Tern's default): idle connections must be gone soon after. */
 const KEEP_ALIVE_MS = 5_000;
 /** Node 20 closes an idle keep-alive connection about 1 s after keepAliveTimeout; then a margin. */
@@ -114,6 +118,7 @@ async function runChild(port: number): Promise<void> {
   app.get('/boom', async () => {
     throw new Error('boom');
   });
+  addExtraRoutes(app, () => stats.clientAborts++);
   await app.listen({ port, host: HOST });
   const server = app.server!;
 
@@ -278,7 +283,8 @@ interface SoakRequest {
 
 const json = { 'content-type': 'application/json' };
 const badItem = JSON.stringify({ ...makeItem(), price: 'free' });
-const OVERSIZED = 2 * BODY_LIMIT;
+/** Declared over the limit; only its first 8 KiB are sent (the server answers 413 on the declared length). */
+const OVERSIZED = BODY_LIMIT + 1;
 
 /** What autocannon cycles through, on every connection. */
 const REQUESTS: SoakRequest[] = [
@@ -292,17 +298,19 @@ const REQUESTS: SoakRequest[] = [
   { method: 'DELETE', path: '/hello', expect: 405 },
   { method: 'GET', path: '/boom', expect: 500 },
   { method: 'POST', path: '/upload', headers: { 'content-type': 'text/plain' }, body: 'small body', expect: 200 },
+  ...EXTRA_REQUESTS,
 ];
 
 /** Every route answers what the soak expects of it, before any load. */
 async function checkRoutes(port: number): Promise<void> {
-  const oversized: SoakRequest = { method: 'POST', path: '/upload', body: 'u'.repeat(OVERSIZED), expect: 413 };
-  for (const r of [...REQUESTS, oversized]) {
+  for (const r of REQUESTS.filter((r) => !EXTRA_REQUESTS.includes(r))) {
     const reply = await request(port, HOST, r.method, r.path, r.body);
     if (reply.status !== r.expect) {
       throw new Error(`${r.method} ${r.path}: status ${reply.status}, expected ${r.expect}; body ${reply.text.slice(0, 200)}`);
     }
   }
+  if ((await rawOnce(port, 'oversized', 0)) !== '413') throw new Error('POST /upload over the body limit: no 413');
+  await checkExtraRoutes(port, HOST);
 }
 
 function driveMixedTraffic(port: number, o: Options): Promise<autocannon.Result> {
@@ -320,7 +328,7 @@ function driveMixedTraffic(port: number, o: Options): Promise<autocannon.Result>
 const ABORT_HEAD =
   `POST /upload HTTP/1.1\r\nHost: soak\r\nContent-Type: text/plain\r\nContent-Length: ${BODY_LIMIT - 96}\r\n\r\n` + 'a'.repeat(512);
 const OVERSIZED_REQUEST =
-  `POST /upload HTTP/1.1\r\nHost: soak\r\nContent-Type: text/plain\r\nContent-Length: ${OVERSIZED}\r\n\r\n` + 'u'.repeat(OVERSIZED);
+  `POST /upload HTTP/1.1\r\nHost: soak\r\nContent-Type: text/plain\r\nContent-Length: ${OVERSIZED}\r\n\r\n` + 'u'.repeat(8192);
 
 /**
  * One raw connection, bounded by a 2 s timeout. `abort`: send a request head and part of its
@@ -425,6 +433,8 @@ interface RoundResult {
   errors: number;
   timeouts: number;
   raw: RawCounts;
+  /** The sequential client of the 1 MiB attack bodies, aborted uploads and the SSE stream. */
+  extras: ExtrasCounts;
   /** The server's view over the round. */
   server: { statuses: Record<string, number>; abandoned: number; clientAborts: number };
   connectionsAfter: number;
@@ -445,7 +455,11 @@ function diffCounts(now: Record<string, number>, before: Record<string, number>)
 async function runRound(name: string, child: SoakChild, port: number, o: Options, before: ServerStats): Promise<[RoundResult, ServerStats]> {
   const t0 = performance.now();
   const deadline = t0 + o.duration * 1000;
-  const [result, raw] = await Promise.all([driveMixedTraffic(port, o), rawClients(port, o.rawClients, deadline)]);
+  const [result, raw, extras] = await Promise.all([
+    driveMixedTraffic(port, o),
+    rawClients(port, o.rawClients, deadline),
+    extrasClient(port, HOST, deadline),
+  ]);
   const loadEnd = performance.now();
 
   // The load has stopped and autocannon closed its connections; a few clients stay connected
@@ -476,6 +490,7 @@ async function runRound(name: string, child: SoakChild, port: number, o: Options
       errors: result.errors,
       timeouts: result.timeouts,
       raw,
+      extras,
       server: {
         statuses: diffCounts(stats.statuses, before.statuses),
         abandoned: stats.abandoned - before.abandoned,
@@ -564,6 +579,12 @@ async function main(): Promise<number> {
         `    server answered ${fmtCounts(row.server.statuses)}; ${int(row.server.abandoned)} requests abandoned by their client ` +
           `(${int(row.server.clientAborts)} while the handler read the body)`,
       );
+      log(
+        `    extras: ${int(row.extras.basket422)} × 1 MiB items → 422, ${int(row.extras.junkKeys422)} × 90k junk keys → 422, ` +
+          `${int(row.extras.abortedUploads)} uploads aborted half-way, ${row.extras.sseStreams} SSE stream(s) read then dropped`,
+      );
+      for (const u of row.extras.unexpected) failures.push(`round ${name}: ${u}`);
+      if (row.extras.sseStreams === 0) failures.push(`round ${name}: no SSE stream was read`);
       if (row.idleStillOpen > 0) failures.push(`round ${name}: ${row.idleStillOpen} idle keep-alive connection(s) not closed by the server`);
       if (row.connectionsAfter > 0) failures.push(`round ${name}: ${row.connectionsAfter} connection(s) still open ${((row.connectionsClosedMs) / 1000).toFixed(1)} s after the load stopped`);
       if (r > 0 && row.heapUsed > base * (1 + HEAP_TOLERANCE)) {

@@ -3,6 +3,7 @@ import { requestError } from '../errors/request-error';
 import { hasDecodedDotSegment } from './dot-segments';
 import type { CompiledRoute } from './compile';
 import { convertParam, matchPath } from './path';
+import { shortPath } from './short-path';
 import { createMatcher, type Matcher } from './matcher';
 
 /** What a request's lookup found: a route with its converted params, or the error to answer. */
@@ -161,12 +162,12 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
     if (allowed.length > 0) {
       allowed.sort();
-      return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`, {
+      return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${shortPath(path)}; allowed: ${allowed.join(', ')}.`, {
         headers: { allow: allowed.join(', ') },
         debugReasons: this.options.debug ? this.explain(method, path) : undefined,
       });
     }
-    return requestError('TERN_NOT_FOUND', `No route matches ${path}.`, {
+    return requestError('TERN_NOT_FOUND', `No route matches ${shortPath(path)}.`, {
       debugReasons: this.options.debug ? this.explain(method, path) : undefined,
     });
   }
