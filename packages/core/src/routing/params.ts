@@ -9,6 +9,14 @@ type ExtractParams<P extends string> = P extends `${string}{${infer Decl}}${infe
   ? ParamFromDeclaration<Decl> & ExtractParams<Rest>
   : unknown;
 
+/**
+ * One parameter of a path that is not a literal: its type is unknown at compile time. `any`
+ * because the handler states its own parameter types (`{ id }: { id: number }`), which
+ * `unknown` values would reject.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a non-literal path's handler names its own parameter types
+export type UntypedParam = any;
+
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
@@ -18,5 +26,5 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
  * type P = PathParams<'/users/{id:int}/{slug}'>; // { id: number; slug: string }
  */
 export type PathParams<P extends string> = string extends P
-  ? Record<string, any>
+  ? Record<string, UntypedParam>
   : Simplify<ExtractParams<P> & {}>;
