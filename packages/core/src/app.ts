@@ -144,7 +144,7 @@ export class TernApp extends RouteDeclarer {
    * app.addExceptionHandler(404, async (req, res) => res.json({ message: `Nothing at ${req.url.path}` }, 404));
    * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
    */
-  addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: any[]) => E), handler: ExceptionHandler<E>): this {
+  addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: never[]) => E), handler: ExceptionHandler<E>): this {
     if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addExceptionHandler expects a handler function.');
     if (typeof statusOrErrorClass === 'number') {
       if (!Number.isInteger(statusOrErrorClass) || statusOrErrorClass < 400 || statusOrErrorClass > 599) {

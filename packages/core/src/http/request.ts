@@ -35,13 +35,21 @@ export interface RequestCookies {
 }
 
 /**
+ * One parameter of a path that is not a literal: its type is unknown at compile time. `any`
+ * because the handler states its own parameter types (`{ id }: { id: number }`), which
+ * `unknown` values would reject.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a non-literal path's handler names its own parameter types
+export type UntypedParam = any;
+
+/**
  * The request a handler and middleware receive. Header, query and cookie views are built on
  * first use, so a route that never reads them pays nothing for them.
  *
  * @example
  * app.get('/search', async (req) => ({ q: req.queryParams.get('q', ''), ua: req.headers.get('user-agent') }));
  */
-export class TernRequest<P = Record<string, any>> {
+export class TernRequest<P = Record<string, UntypedParam>> {
   /** Converted path parameters of the matched route. */
   pathParams: P;
   /** Set by authentication middleware (or `enforceSecurity`) for handlers to read. */

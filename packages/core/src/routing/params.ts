@@ -1,4 +1,5 @@
 import type { ConverterTypes } from '../converters/registry';
+import type { UntypedParam } from '../http/request';
 
 /** `'id:int'` → `{ id: number }`; `'slug'` → `{ slug: string }`. */
 type ParamFromDeclaration<D extends string> = D extends `${infer Name}:${infer Conv}`
@@ -8,14 +9,6 @@ type ParamFromDeclaration<D extends string> = D extends `${infer Name}:${infer C
 type ExtractParams<P extends string> = P extends `${string}{${infer Decl}}${infer Rest}`
   ? ParamFromDeclaration<Decl> & ExtractParams<Rest>
   : unknown;
-
-/**
- * One parameter of a path that is not a literal: its type is unknown at compile time. `any`
- * because the handler states its own parameter types (`{ id }: { id: number }`), which
- * `unknown` values would reject.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a non-literal path's handler names its own parameter types
-export type UntypedParam = any;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { MultipartOptions } from '../http/multipart-limits';
-import type { TernRequest } from '../http/request';
+import type { TernRequest, UntypedParam } from '../http/request';
 import type { TernResponse } from '../http/response';
-import type { UntypedParam } from './params';
 
 /**
  * What a handler resolves to: the response, or a plain value sent as JSON (a string as text).
