@@ -96,7 +96,7 @@ export class TernApp extends RouteDeclarer {
    * app.addExceptionHandler(404, async (req, res) => res.json({ message: `Nothing at ${req.url.path}` }, 404));
    * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
    */
-  addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: any[]) => E), handler: ExceptionHandler<E>): this {
+  addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: never[]) => E), handler: ExceptionHandler<E>): this {
     this.exceptions.add(statusOrErrorClass, handler);
     return this;
   }

@@ -34,7 +34,7 @@ export class FileRouter implements RouteProvider {
   readonly exemptPaths: readonly string[];
   readonly excludeFromSchema: boolean;
 
-  private scanned?: { files: RouteFile[]; routes: Routes<any>[] };
+  private scanned?: { files: RouteFile[]; routes: Routes[] };
 
   constructor(app: TernApp, options: FileRouterOptions = {}) {
     if (!(app instanceof TernApp)) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new FileRouter(app, options): app must be a TernApp.');
@@ -55,16 +55,16 @@ export class FileRouter implements RouteProvider {
     return this.load().files.map(({ file, path }) => ({ file, path }));
   }
 
-  private load(): { files: RouteFile[]; routes: Routes<any>[] } {
+  private load(): { files: RouteFile[]; routes: Routes[] } {
     if (this.scanned) return this.scanned;
     const files = scanRoutes(this.root, { exemptPaths: this.exemptPaths, preferTypeScript: canLoadTypeScript() });
     const routes = files.flatMap((routeFile) => this.routesOf(routeFile));
     return (this.scanned = { files, routes });
   }
 
-  private routesOf({ file, path }: RouteFile): Routes<any>[] {
+  private routesOf({ file, path }: RouteFile): Routes[] {
     const moduleExports = loadRouteModule(file);
-    const routes: Routes<any>[] = [];
+    const routes: Routes[] = [];
     for (const name of METHOD_EXPORTS) {
       if (!Object.prototype.hasOwnProperty.call(moduleExports, name)) continue;
       const handler = moduleExports[name];
@@ -99,7 +99,7 @@ export class FileRouter implements RouteProvider {
     return routes;
   }
 
-  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>): Routes<any> {
+  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>): Routes {
     const path = options.path ?? derivedPath;
     if (options.path !== undefined) checkRoutePath(path, `markAsRoute path '${path}' in ${file}`);
     const routeOptions = toRouteOptions(options);

@@ -55,8 +55,11 @@ function renderTemplate(env: Environment, name: string, context: Record<string, 
   }
 }
 
+/** A handler's parameters when its path is not a literal (core's `Handler` default). */
+type DefaultParams = Parameters<Handler>[2];
+
 /** A handler whose result becomes a template context. */
-export type ContextHandler<P = Record<string, any>> = (req: TernRequest<P>, res: TernResponse, params: P) => Promise<object>;
+export type ContextHandler<P = DefaultParams> = (req: TernRequest<P>, res: TernResponse, params: P) => Promise<object>;
 
 /**
  * Wraps a handler so the object it returns is rendered with `template` and sent as
@@ -67,7 +70,7 @@ export type ContextHandler<P = Record<string, any>> = (req: TernRequest<P>, res:
  * @example
  * export const get = render('post.html', async (req) => ({ post: await posts.find(req.pathParams.slug) }));
  */
-export function render<P = Record<string, any>>(template: string, handler: ContextHandler<P>): Handler<P> {
+export function render<P = DefaultParams>(template: string, handler: ContextHandler<P>): Handler<P> {
   assertTemplateName(template);
   if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `render('${template}', handler): handler must be a function.`);
   const rendered: Handler<P> = async (req, res, params) => {

@@ -1,6 +1,9 @@
 import { TernTypeError, type Handler, type ResponseSchema, type RouteOptions } from '@tern/core';
 
 /** A handler exported by a route file: `(req, res, params)`, params typed loosely. */
+// `any`: a route file's handler states its folder's parameters (`Handler<{ slug: string }>`), and a
+// handler's parameter type is contravariant, so only `Handler<any>` accepts them all.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- path parameter types are contravariant in the handler
 export type FileRouteHandler = Handler<any>;
 
 /**

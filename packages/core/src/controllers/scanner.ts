@@ -14,7 +14,7 @@ import { markChecksInput } from '../openapi/input-checks';
 import { markUploadFields } from '../openapi/upload-fields';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
-import { Routes } from '../routing/routes';
+import { Routes, type AnyRoutes } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 import {
   declaredMethods,
@@ -275,7 +275,7 @@ interface RouteInput {
   classFiltering: boolean | undefined;
 }
 
-function buildRoute(input: RouteInput): Routes<any> {
+function buildRoute(input: RouteInput): AnyRoutes {
   const { where, prefix, decl, level } = input;
   const {
     name, summary, description, responses, requestModel, middleware, tags, security, operationId, deprecated,
@@ -376,7 +376,7 @@ function mergeParameters(declared: ParameterObject[] | undefined, params: Compil
  * then the method runs on its instance. A method of a 204 route may return nothing. The common
  * shapes (no parameters, only synchronous resolvers) add no async layer of their own.
  */
-function buildHandler(instance: object, fn: Function, params: CompiledParam[], statusCode: number): Handler<any> {
+function buildHandler(instance: object, fn: Function, params: CompiledParam[], statusCode: number): Handler {
   const call: (args: unknown[], res: TernResponse) => Promise<HandlerResult> =
     statusCode === 204
       ? async (args, res) => {

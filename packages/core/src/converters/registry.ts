@@ -14,7 +14,7 @@ import { assertSafeConverterRegex } from './regex-safety';
  * The converters known by name. It is process-wide, like Starlette's: converters are part of the
  * path language, and a route file or controller must not need an app reference to use one.
  */
-const registry = new Map<string, Convertor<any>>([
+const registry = new Map<string, Convertor>([
   ['str', new StringConvertor()],
   ['path', new PathConvertor()],
   ['int', new IntegerConvertor()],
@@ -59,7 +59,7 @@ export interface RegisterConvertorOptions {
  * // checked by hand: each '-' starts a new word, so this cannot backtrack
  * registerUrlConvertor('dashed', new DashedConvertor(), { allowUnsafeRegex: true });
  */
-export function registerUrlConvertor(name: string, convertor: Convertor<any>, options: RegisterConvertorOptions = {}): void {
+export function registerUrlConvertor(name: string, convertor: Convertor, options: RegisterConvertorOptions = {}): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new TernError('TERN_INVALID_CONVERTER', `Converter name '${name}' must be an identifier.`);
   }
@@ -81,7 +81,7 @@ export function registerUrlConvertor(name: string, convertor: Convertor<any>, op
  * whose `regex` may have been reassigned since it was registered. Throws `TERN_UNSAFE_CONVERTER_REGEX`
  * (or `TERN_INVALID_CONVERTER`) naming `where`; undefined when no converter has that name.
  */
-export function convertorForPath(name: string, where: string): Convertor<any> | undefined {
+export function convertorForPath(name: string, where: string): Convertor | undefined {
   const convertor = registry.get(name);
   if (convertor) {
     const trust = { trusted: HAND_CHECKED, allowUnsafeRegex: unsafeAllowed.has(name) };
@@ -102,7 +102,7 @@ export function hasUrlConvertor(name: string): boolean {
 }
 
 /** The converter registered under `name`, or undefined. Internal: paths bind converters at `ready()`. */
-export function getConvertor(name: string): Convertor<any> | undefined {
+export function getConvertor(name: string): Convertor | undefined {
   return registry.get(name);
 }
 

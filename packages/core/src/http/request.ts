@@ -35,13 +35,28 @@ export interface RequestCookies {
 }
 
 /**
+ * One parameter of a path that is not a literal: its type is unknown at compile time. `any`
+ * because the handler states its own parameter types (`{ id }: { id: number }`), which
+ * `unknown` values would reject.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a non-literal path's handler names its own parameter types
+export type UntypedParam = any;
+
+/**
+ * A parsed JSON body whose shape the caller has not stated (`req.json()` without a type). `any`
+ * to keep `req.json<T>()`'s default what it always was; validate with a `requestModel` instead.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller states the body's type (json<T>()); unvalidated JSON
+export type UntypedJson = any;
+
+/**
  * The request a handler and middleware receive. Header, query and cookie views are built on
  * first use, so a route that never reads them pays nothing for them.
  *
  * @example
  * app.get('/search', async (req) => ({ q: req.queryParams.get('q', ''), ua: req.headers.get('user-agent') }));
  */
-export class TernRequest<P = Record<string, any>> {
+export class TernRequest<P = Record<string, UntypedParam>> {
   /** Converted path parameters of the matched route. */
   pathParams: P;
   /** Set by authentication middleware (or `enforceSecurity`) for handlers to read. */
@@ -139,7 +154,7 @@ export class TernRequest<P = Record<string, any>> {
    * The body parsed as JSON, once. 415 for another content type, 400 for invalid JSON or
    * `__proto__` keys, 413 over the body limit.
    */
-  json<T = any>(): Promise<T> {
+  json<T = UntypedJson>(): Promise<T> {
     if (!this.jsonValue) {
       try {
         assertJsonContentType(this.raw);

@@ -1,5 +1,5 @@
 import { ForwardedView, type TrustFunction } from './proxy';
-import { TernRequest } from './request';
+import { TernRequest, type UntypedParam } from './request';
 
 /**
  * The request class of an app with `trustProxy` on: `ip`, `protocol` and `host` come from the
@@ -7,7 +7,7 @@ import { TernRequest } from './request';
  * every request of theirs pays nothing.
  */
 export function trustingRequestClass(trust: TrustFunction): typeof TernRequest {
-  return class TrustingRequest<P = Record<string, any>> extends TernRequest<P> {
+  return class TrustingRequest<P = Record<string, UntypedParam>> extends TernRequest<P> {
     private forwardedView?: ForwardedView;
 
     private get forwarded(): ForwardedView {

@@ -1,4 +1,4 @@
-import type { Routes } from '../routing/routes';
+import type { AnyRoutes } from '../routing/routes';
 
 /**
  * Routes whose handler rejects request input the document cannot see otherwise: a controller's
@@ -7,12 +7,12 @@ import type { Routes } from '../routing/routes';
  * gives them their 422 response. A WeakSet rather than a route option: this is what Tern knows
  * about a handler it built, not something users declare (nor something `route.extra` shows).
  */
-const checked = new WeakSet<Routes<any>>();
+const checked = new WeakSet<AnyRoutes>();
 
-export function markChecksInput(route: Routes<any>): void {
+export function markChecksInput(route: AnyRoutes): void {
   checked.add(route);
 }
 
-export function checksInput(route: Routes<any>): boolean {
+export function checksInput(route: AnyRoutes): boolean {
   return checked.has(route);
 }

@@ -1,4 +1,4 @@
-import type { Routes } from '../routing/routes';
+import type { AnyRoutes } from '../routing/routes';
 
 /** A file field of a route's multipart body, as the document describes it. */
 export interface UploadField {
@@ -14,12 +14,12 @@ export interface UploadField {
  * scanner marks them, the document builder lists them as `format: binary` properties. Kept
  * beside the route, like `markChecksInput`, since it is what Tern knows about a handler it built.
  */
-const fields = new WeakMap<Routes<any>, readonly UploadField[]>();
+const fields = new WeakMap<AnyRoutes, readonly UploadField[]>();
 
-export function markUploadFields(route: Routes<any>, uploads: readonly UploadField[]): void {
+export function markUploadFields(route: AnyRoutes, uploads: readonly UploadField[]): void {
   fields.set(route, uploads);
 }
 
-export function uploadFieldsOf(route: Routes<any>): readonly UploadField[] | undefined {
+export function uploadFieldsOf(route: AnyRoutes): readonly UploadField[] | undefined {
   return fields.get(route);
 }

@@ -6,8 +6,16 @@ import type { HandlerResult } from '../routing/types';
 import { invoke } from './chain';
 import { sendProblem } from './problem';
 
+/**
+ * What a handler without a stated error type receives. `any` because handlers are picked by the
+ * error's class or status at run time: a handler states the class it handles (`exc: NotFoundInDb`),
+ * and that parameter type is contravariant, so the table of handlers must accept every one.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers state their own error class; the table holds them all
+type AnyCaughtError = any;
+
 /** Handles an error for a status code or an error class; returns the response to send. */
-export type ExceptionHandler<E = any> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
+export type ExceptionHandler<E = AnyCaughtError> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
 
 /** Where unexpected errors (and, in debug mode, startup notes via `warn`) go; `false` silences them. */
 export type ErrorLogger = (Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>) | false;

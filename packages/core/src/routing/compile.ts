@@ -10,7 +10,7 @@ import { Group } from './group';
 import { forwardTo, type MountErrorReporter } from './mount';
 import { compilePath, joinPaths, type CompiledPath } from './path';
 import { Router } from './router';
-import { Routes } from './routes';
+import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, linkInfo, type RouteInfo } from './route-info';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
@@ -25,7 +25,7 @@ export interface CompiledRoute {
   /** What plugins, `getAllRoutes()` and `req.route` see of this route. */
   readonly info: RouteInfo;
   /** The declaration it came from. */
-  readonly declaration: Routes<any>;
+  readonly declaration: AnyRoutes;
   /** The full path with every prefix composed, e.g. `/api/v1/users/{id:int}`. */
   readonly rawPath: string;
   readonly path: CompiledPath;
@@ -37,7 +37,7 @@ export interface CompiledRoute {
   readonly excludeFromSchema: boolean;
   /** Container middleware (outer first) then the route's own. */
   readonly middleware: readonly Middleware[];
-  readonly handler: Handler<any>;
+  readonly handler: Handler;
   readonly requestModel?: Function;
   /** The request model's validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
@@ -137,7 +137,7 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
   );
 }
 
-function compileRoute(route: Routes<any>, scope: Scope, options: CompileOptions): CompiledRoute {
+function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): CompiledRoute {
   const o = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
   const source = `${route.methods.join(',')} ${rawPath}${o.name ? ` (name '${o.name}')` : ''}${o.declaredIn ? ` in ${o.declaredIn}` : ''}`;
@@ -207,7 +207,7 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
 }
 
 /** A mount's handler: never called, its `mount` step answers instead. */
-const unreachable: Handler<any> = () => Promise.reject(new Error('A mounted app route has no handler of its own.'));
+const unreachable: Handler = () => Promise.reject(new Error('A mounted app route has no handler of its own.'));
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -1,12 +1,12 @@
 import type { PathParams } from './params';
-import { Routes } from './routes';
+import { Routes, type AnyRoutes } from './routes';
 import type { Handler, RouteOptions } from './types';
 import type { Group } from './group';
 import type { Router } from './router';
 import { TernTypeError } from '../errors';
 
 /** What a container can hold: routes, groups and mounted routers. */
-export type Declaration = Routes<any> | Group | Router;
+export type Declaration = AnyRoutes | Group | Router;
 
 type MethodHelper = {
   <P extends string>(path: P, handler: Handler<PathParams<P>>): Routes<P>;
@@ -24,13 +24,13 @@ export abstract class RouteDeclarer {
   /** Called before each declaration; the app refuses declarations after `ready()`. */
   protected beforeDeclare(_what: string): void {}
 
-  readonly get: MethodHelper = (path: string, a: any, b?: any) => this.method('GET', path, a, b);
-  readonly post: MethodHelper = (path: string, a: any, b?: any) => this.method('POST', path, a, b);
-  readonly put: MethodHelper = (path: string, a: any, b?: any) => this.method('PUT', path, a, b);
-  readonly patch: MethodHelper = (path: string, a: any, b?: any) => this.method('PATCH', path, a, b);
-  readonly delete: MethodHelper = (path: string, a: any, b?: any) => this.method('DELETE', path, a, b);
-  readonly head: MethodHelper = (path: string, a: any, b?: any) => this.method('HEAD', path, a, b);
-  readonly options: MethodHelper = (path: string, a: any, b?: any) => this.method('OPTIONS', path, a, b);
+  readonly get: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('GET', path, a, b);
+  readonly post: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('POST', path, a, b);
+  readonly put: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PUT', path, a, b);
+  readonly patch: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PATCH', path, a, b);
+  readonly delete: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('DELETE', path, a, b);
+  readonly head: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('HEAD', path, a, b);
+  readonly options: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('OPTIONS', path, a, b);
 
   /**
    * One handler for several methods; the handler reads `req.method`.
@@ -43,7 +43,7 @@ export abstract class RouteDeclarer {
   }
 
   /** Adds a `Routes` object or a `Group`; returns it. */
-  addRoute<T extends Routes<any> | Group>(routeOrGroup: T): T {
+  addRoute<T extends AnyRoutes | Group>(routeOrGroup: T): T {
     this.beforeDeclare('add a route');
     this.declarations.push(routeOrGroup);
     return routeOrGroup;
@@ -56,7 +56,7 @@ export abstract class RouteDeclarer {
     return router;
   }
 
-  private method(method: string, path: string, a: any, b?: any): Routes<any> {
+  private method(method: string, path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler): AnyRoutes {
     const [options, handler] = typeof a === 'function' ? [{}, a] : [a ?? {}, b];
     if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `${method} ${path}: a handler function is required.`);
     return this.addRoute(new Routes({ ...options, path, handler, methods: [method] }));

@@ -1,10 +1,10 @@
-import type { Routes } from './routes';
+import type { AnyRoutes } from './routes';
 import type { MiddlewareEntry, NodeListener } from './types';
 import { TernTypeError } from '../errors';
 
 export interface GroupOptions {
   path: string;
-  routes?: Array<Routes<any> | Group>;
+  routes?: Array<AnyRoutes | Group>;
   middleware?: MiddlewareEntry[];
   /** A Node request listener served under `path`, with the prefix stripped from `req.url`. */
   app?: NodeListener;
@@ -26,7 +26,7 @@ export interface GroupOptions {
  */
 export class Group {
   readonly path: string;
-  readonly routes: Array<Routes<any> | Group>;
+  readonly routes: Array<AnyRoutes | Group>;
   readonly middleware: MiddlewareEntry[];
   readonly app?: NodeListener;
   readonly excludeFromSchema: boolean;

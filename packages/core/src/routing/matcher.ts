@@ -27,7 +27,7 @@ export function createMatcher<T>(): Matcher<T> {
   const noop = () => undefined;
   return {
     add(method, shape, store) {
-      router.on(method as FindMyWay.HTTPMethod, shape, noop, store as any);
+      router.on(method as FindMyWay.HTTPMethod, shape, noop, store);
     },
     find(method, path) {
       const found = router.find(method as FindMyWay.HTTPMethod, path);

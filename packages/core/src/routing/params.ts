@@ -1,4 +1,5 @@
 import type { ConverterTypes } from '../converters/registry';
+import type { UntypedParam } from '../http/request';
 
 /** `'id:int'` → `{ id: number }`; `'slug'` → `{ slug: string }`. */
 type ParamFromDeclaration<D extends string> = D extends `${infer Name}:${infer Conv}`
@@ -18,5 +19,5 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
  * type P = PathParams<'/users/{id:int}/{slug}'>; // { id: number; slug: string }
  */
 export type PathParams<P extends string> = string extends P
-  ? Record<string, any>
+  ? Record<string, UntypedParam>
   : Simplify<ExtractParams<P> & {}>;

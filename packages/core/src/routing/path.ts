@@ -6,7 +6,7 @@ import { InvalidRouteError } from '../errors';
 export interface PathParam {
   name: string;
   converterName: string;
-  convertor: Convertor<any>;
+  convertor: Convertor;
   /** `^(?:regex)$`, built once so a request only runs `test`. */
   pattern: RegExp;
 }

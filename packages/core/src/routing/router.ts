@@ -1,11 +1,11 @@
 import { RouteDeclarer } from './declarer';
-import type { Routes } from './routes';
+import type { AnyRoutes } from './routes';
 import type { Middleware } from './types';
 
 export interface RouterOptions {
   /** Prefix of every route inside; composes with the prefixes of the containers it is mounted in. */
   prefix?: string;
-  routes?: Routes<any>[];
+  routes?: AnyRoutes[];
   /** Tags put before each route's own tags. */
   tags?: string[];
   excludeFromSchema?: boolean;

@@ -17,10 +17,17 @@ export interface RouteDefinition<P extends string = string> extends RouteOptions
 }
 
 /**
+ * A route whatever its path literal. `any` because a handler's parameter types are contravariant:
+ * `Routes<'/users/{id:int}'>` is not a `Routes<string>`, so collections of routes need `any`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- path parameter types are contravariant in the handler
+export type AnyRoutes = Routes<any>;
+
+/**
  * What `route.match` returns: `[route, params, allowed]` when the path matches (the converted
  * parameters, and whether the method is one of the route's), else `[null, null, false]`.
  */
-export type RouteMatchResult = [Routes<any> | null, Record<string, unknown> | null, boolean];
+export type RouteMatchResult = [AnyRoutes | null, Record<string, unknown> | null, boolean];
 
 /**
  * One route: a path pattern, its methods, an optional handler and metadata. Every declaration

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { MultipartOptions } from '../http/multipart-limits';
-import type { TernRequest } from '../http/request';
+import type { TernRequest, UntypedParam } from '../http/request';
 import type { TernResponse } from '../http/response';
 
 /**
@@ -16,7 +16,7 @@ export type HandlerResult = TernResponse | object | string | number | boolean | 
  * @example
  * const getUser: Handler<{ id: number }> = async (req, res, { id }) => res.json({ id });
  */
-export type Handler<P = Record<string, any>> = (
+export type Handler<P = Record<string, UntypedParam>> = (
   req: TernRequest<P>,
   res: TernResponse,
   params: P,
@@ -39,8 +39,14 @@ export type Middleware = (
   next: () => Promise<TernResponse>,
 ) => Promise<HandlerResult>;
 
+/**
+ * A Group middleware factory. Written as a method's type so that a factory declaring its own
+ * argument types (`(args: { level: number }) => …`) is accepted: method parameters are bivariant.
+ */
+type MiddlewareFactory = { build(args: object, options: object): Middleware }['build'];
+
 /** A Group middleware entry: a function, or `[factory, args, options]` built as `factory(args, options)`. */
-export type MiddlewareEntry = Middleware | [(args: any, options: any) => Middleware, Record<string, any>, Record<string, any>];
+export type MiddlewareEntry = Middleware | [MiddlewareFactory, object, object];
 
 /** A plain Node request listener (an Express app, another TernApp's `handler`). */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { inject as LightInject } from 'light-my-request';
+import type { inject as LightInject, InjectOptions as LightInjectOptions } from 'light-my-request';
+import type { UntypedJson } from '../http/request';
 
 let lightInject: typeof LightInject | undefined;
 
@@ -28,7 +29,7 @@ export interface InjectResponse {
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
   rawPayload: Buffer;
-  json<T = any>(): T;
+  json<T = UntypedJson>(): T;
   cookies: Array<{ name: string; value: string; [attribute: string]: unknown }>;
 }
 
@@ -49,10 +50,10 @@ export async function injectRequest(
     listener(req, res);
   };
   const response = await loadInject()(exact, {
-    method: (opts.method ?? 'GET') as any,
+    method: (opts.method ?? 'GET') as LightInjectOptions['method'],
     url: opts.url,
     headers: opts.headers,
-    payload: opts.payload as any,
+    payload: opts.payload as LightInjectOptions['payload'],
     query: opts.query,
     cookies: opts.cookies,
     remoteAddress: opts.remoteAddress,

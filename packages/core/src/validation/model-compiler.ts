@@ -13,7 +13,9 @@ import type { CompileOptions, ModelValidator } from './types';
  * @example
  * const model: ModelClass<CreateUser> = CreateUser;
  */
-// `any[]`: a model's constructor may take arguments; the compiler only ever calls it without.
+// `any[]`: a model's constructor may take arguments (the compiler only ever calls it without), and
+// class-transformer's `ClassConstructor` is typed `new (...args: any[])`, which `never[]` would not fit.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- class-transformer's ClassConstructor takes any[]
 export type ModelClass<T extends object = object> = new (...args: any[]) => T;
 
 /**

@@ -14,7 +14,7 @@ import {
   validationTypes,
   type ValidationMeta,
 } from './metadata';
-import { PRESENT, type Check, type ClassPlan, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
+import { PRESENT, type Check, type ClassPlan, type ModelInstance, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
 import { constraintNamed } from './constraints';
 import { answerFalseOnThrow, definedBy, isBuiltIn } from './builtins';
 
@@ -25,7 +25,7 @@ export function planFor(cls: Function): ClassPlan {
   let plan = plans.get(cls);
   if (plan === undefined) {
     plan = {
-      cls: cls as new () => any,
+      cls: cls as new () => ModelInstance,
       properties: [],
       known: new Set(),
       types: new Map(),
@@ -170,7 +170,7 @@ function propertyPlan(
         break;
       case kinds.NESTED_VALIDATION:
         nestedCount++;
-        nested = { message: (value) => failureMessage(meta, undefined, meta.target, value), expected };
+        nested = { message: (value) => failureMessage(meta, undefined, meta.target as Function, value), expected };
         break;
       case kinds.IS_DEFINED:
       case kinds.CUSTOM_VALIDATION: {

@@ -7,13 +7,14 @@
  * Other classes' checks are reached through `run.resolve`, never by importing the engine.
  */
 import { nativeReasons, planFor } from './analyse';
-import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type NestedRule, type PropertyPlan, type Run } from './plan';
+import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type ModelInstance, type NestedRule, type PropertyPlan, type Run } from './plan';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
 
 /** The general check: the same steps as the generated one, driven by the plan's data. */
 export function interpretCheck(plan: ClassPlan): CheckFn {
-  return (object, base, key, index, depth, run) => {
+  return (instance, base, key, index, depth, run) => {
     if (depth > run.maxDepth) throw TOO_DEEP;
+    const object = instance as ModelInstance;
     if (run.whitelist) {
       for (const name of Object.keys(object)) if (!plan.known.has(name)) stripKey(object, name, base, key, index, run);
     }
@@ -23,7 +24,7 @@ export function interpretCheck(plan: ClassPlan): CheckFn {
 }
 
 /** `whitelist` for one undeclared property: report it (`forbidNonWhitelisted`) or delete it. */
-export function stripKey(object: any, name: string, base: string, key: string | undefined, index: number, run: Run): void {
+export function stripKey(object: ModelInstance, name: string, base: string, key: string | undefined, index: number, run: Run): void {
   if (run.forbidNonWhitelisted) {
     if (listsMore(run)) addIssue(run, prefixOf(base, key, index) + name, `property ${name} should not exist`);
     else run.omitted++;
@@ -32,7 +33,7 @@ export function stripKey(object: any, name: string, base: string, key: string | 
   }
 }
 
-function validateProperty(property: PropertyPlan, object: any, prefix: string, depth: number, run: Run): void {
+function validateProperty(property: PropertyPlan, object: ModelInstance, prefix: string, depth: number, run: Run): void {
   const value = object[property.key];
   // class-validator evaluates every condition, then skips the property unless all held.
   let proceed: unknown = true;
@@ -65,7 +66,7 @@ function validateProperty(property: PropertyPlan, object: any, prefix: string, d
  * keys failures by type, so a later failure overwrites the earlier message in its place.
  * Answers whether a size rule failed (see `Check.bounds`).
  */
-export function checkMerging(property: PropertyPlan, object: any, value: unknown, path: string, run: Run): boolean {
+export function checkMerging(property: PropertyPlan, object: ModelInstance, value: unknown, path: string, run: Run): boolean {
   const messages: string[] = [];
   const types: string[] = [];
   let outOfBounds = false;

@@ -19,12 +19,13 @@ function constraintToString(constraint: unknown): string {
  * primitive values.
  */
 export function replaceTokens(message: unknown, args: ValidationArguments): string {
-  let text: any;
-  if (message instanceof Function) text = message(args);
+  // class-validator uses a message function's result unchecked, as a string; so does this copy.
+  let text: string | undefined;
+  if (message instanceof Function) text = message(args) as string;
   else if (typeof message === 'string') text = message;
   if (text && Array.isArray(args.constraints)) {
     args.constraints.forEach((constraint, index) => {
-      text = text.replace(new RegExp(`\\$constraint${index + 1}`, 'g'), constraintToString(constraint));
+      text = text!.replace(new RegExp(`\\$constraint${index + 1}`, 'g'), constraintToString(constraint));
     });
   }
   const value = args.value;
@@ -33,7 +34,8 @@ export function replaceTokens(message: unknown, args: ValidationArguments): stri
   }
   if (text) text = text.replace(/\$property/g, args.property);
   if (text) text = text.replace(/\$target/g, String(args.targetName));
-  return text;
+  // undefined when there was no message, as class-validator returns it.
+  return text as string;
 }
 
 /**
@@ -44,11 +46,11 @@ export function replaceTokens(message: unknown, args: ValidationArguments): stri
 export function failureMessage(
   meta: ValidationMeta,
   constraint: ConstraintMeta | undefined,
-  object: any,
+  object: object,
   value: unknown,
 ): string {
   const args: ValidationArguments = {
-    targetName: object.constructor ? object.constructor.name : undefined,
+    targetName: (object.constructor ? object.constructor.name : undefined) as string,
     property: meta.propertyName,
     object,
     value,

@@ -18,7 +18,7 @@ export interface Check {
   readonly test: Test;
   readonly each: boolean;
   /** The decorator's `validateIf` option. */
-  readonly validateIf: ((object: any, value: any) => boolean) | undefined;
+  readonly validateIf: ((object: object, value: unknown) => boolean) | undefined;
   readonly message: (object: object, value: unknown) => string;
   /** A rule on an array's size (`@ArrayMaxSize`…): when it fails, the elements are not walked. */
   readonly bounds: boolean;
@@ -32,7 +32,7 @@ export interface NestedRule {
 }
 
 /** Condition of `@ValidateIf`; `@IsOptional` is compiled to `PRESENT`. */
-export type Condition = (object: any, value: any) => unknown;
+export type Condition = (object: object, value: unknown) => unknown;
 export const PRESENT: Condition = (_object, value) => value !== null && value !== undefined;
 
 export interface PropertyPlan {
@@ -45,8 +45,14 @@ export interface PropertyPlan {
   readonly mergeByType: boolean;
 }
 
+/**
+ * A model instance as validation and transformation see it: properties read and written by name
+ * (the generated and interpreted code never relies on the model's own field types).
+ */
+export type ModelInstance = Record<string, unknown>;
+
 export interface ClassPlan {
-  readonly cls: new () => any;
+  readonly cls: new () => ModelInstance;
   /** Properties with validation rules, in class-validator's visiting order. */
   readonly properties: PropertyPlan[];
   /** Every property with class-validator metadata of any kind: what `whitelist` keeps. */
@@ -85,7 +91,7 @@ export interface BuildContext {
 }
 
 /** Builds an instance of the plan's class from a plain object at nesting level `depth`. */
-export type BuildFn = (source: object, depth: number, cx: BuildContext) => any;
+export type BuildFn = (source: object, depth: number, cx: BuildContext) => object;
 
 /** Per-request state the generated checks share. */
 export interface Run {
@@ -115,7 +121,7 @@ export function listsMore(run: Run): boolean {
  * only when an issue is reported: most requests report none, and building the path of every
  * nested object (`items.3.`) up front would cost more than the checks themselves.
  */
-export type CheckFn = (object: any, base: string, key: string | undefined, index: number, depth: number, run: Run) => void;
+export type CheckFn = (object: object, base: string, key: string | undefined, index: number, depth: number, run: Run) => void;
 
 /**
  * The path prefix of an object checked with (`base`, `key`, `index`): `base` alone when `key` is

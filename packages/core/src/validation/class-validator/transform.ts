@@ -7,7 +7,7 @@
  * so this module never imports the engine that compiles them.
  */
 import { plainObjectPlan } from './analyse';
-import type { BuildContext, BuildFn, ClassPlan, TypeSpec } from './plan';
+import type { BuildContext, BuildFn, ClassPlan, ModelInstance, TypeSpec } from './plan';
 import { NEEDS_FALLBACK, NOT_CONVERTIBLE, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 
 type Conversion = 'string' | 'number' | 'boolean' | 'date';
@@ -17,7 +17,7 @@ type Conversion = 'string' | 'number' | 'boolean' | 'date';
  * `constructor`, and any name that is a method or a getter-only accessor on the new object (it
  * never calls or overwrites functions when building an instance).
  */
-export function copyKey(plan: ClassPlan, source: any, out: any, key: string, depth: number, cx: BuildContext): void {
+export function copyKey(plan: ClassPlan, source: ModelInstance, out: ModelInstance, key: string, depth: number, cx: BuildContext): void {
   if (key === '__proto__' || key === 'constructor' || plan.readOnly.has(key) || out[key] instanceof Function) return;
   const value = transformValue(plan.types.get(key), source[key], depth + 1, cx);
   if (value !== undefined) out[key] = value;
@@ -31,14 +31,14 @@ export function interpretBuild(plan: ClassPlan): BuildFn {
     const keys = Object.keys(source);
     if (keys.length > cx.maxKeys) throw TOO_MANY_KEYS;
     const out = new plan.cls();
-    for (const key of keys) copyKey(plan, source, out, key, depth, cx);
+    for (const key of keys) copyKey(plan, source as ModelInstance, out, key, depth, cx);
     return out;
   };
 }
 
 /** The keys a generated build did not handle by name, in input order. */
-export function copyOthers(plan: ClassPlan, fast: Set<string>, source: object, out: any, depth: number, cx: BuildContext): void {
-  for (const key of Object.keys(source)) if (!fast.has(key)) copyKey(plan, source, out, key, depth, cx);
+export function copyOthers(plan: ClassPlan, fast: Set<string>, source: object, out: ModelInstance, depth: number, cx: BuildContext): void {
+  for (const key of Object.keys(source)) if (!fast.has(key)) copyKey(plan, source as ModelInstance, out, key, depth, cx);
 }
 
 /**

@@ -10,7 +10,7 @@
  * class initialises (`role = 'user'`) keeps its default. JSON has no `undefined`, so an own
  * `undefined` left after building can only come from the constructor.
  */
-import type { BuildFn, ClassPlan } from './plan';
+import type { BuildFn, ClassPlan, ModelInstance } from './plan';
 
 /**
  * The fields `new plan.cls()` defines as own `undefined` properties, in reverse definition order
@@ -35,7 +35,7 @@ export function withoutUnsentFields(plan: ClassPlan, build: BuildFn): BuildFn {
   if (keys.length === 0) return build;
   const n = keys.length;
   return (source, depth, cx) => {
-    const out = build(source, depth, cx);
+    const out = build(source, depth, cx) as ModelInstance;
     for (let i = 0; i < n; i++) if (out[keys[i]] === undefined) delete out[keys[i]];
     return out;
   };

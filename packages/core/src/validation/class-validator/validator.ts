@@ -44,7 +44,7 @@ export function compileValidator<T extends object>(model: ModelClass<T>, options
     if (!isObjectBody(input)) return failure([notAnObjectIssue()]);
     let value: T;
     try {
-      value = build(input, 1, cx);
+      value = build(input, 1, cx) as T;
     } catch (error) {
       if (error === TOO_DEEP) return failure([tooDeepIssue(maxDepth)]);
       if (error === TOO_MANY_KEYS) return failure([tooManyKeysIssue(maxKeys)]);
