@@ -19,7 +19,8 @@ jest.setTimeout(60_000);
 const START_TIMEOUT_MS = 40_000;
 const DRAIN_DELAY_MS = 1_000;
 /** Longer than the drain delay, so these requests are still running when the servers close. */
-const SLOW_MS = 2_000;
+// Long enough that, even on a loaded machine, slow requests are still in flight when the port refuses.
+const SLOW_MS = 4_000;
 
 type Outcome =
   | { kind: 'answered'; status: number; headers: Record<string, string | string[] | undefined>; body: string }
