@@ -1,7 +1,7 @@
 import type { TernApp } from '@tern/core';
 import { listenOnFreePort } from '../../test-support/raw-http';
 import { openStream } from '../../test-support/stream-client';
-import { buildApp } from './app';
+import { buildApi, buildApp } from './app';
 
 describe('downloads and live clock example', () => {
   it('serves the page that follows the event stream', async () => {
@@ -29,6 +29,22 @@ describe('downloads and live clock example', () => {
     const lines = res.body.trim().split('\n');
     expect(lines).toHaveLength(1001);
     expect(lines[1000]).toBe('1000,item 1000');
+  });
+
+  it('answers an upload with the name, size and type it received', async () => {
+    const boundary = 'example-boundary';
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
+    const res = await buildApp().inject({ method: 'POST', url: '/uploads', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ name: 'notes.txt', size: 5, type: 'text/plain' });
+  });
+
+  it('tells the page where the API is, and the API lets only that page read it, with cookies', async () => {
+    expect((await buildApp({ apiOrigin: 'http://api.test' }).inject('/config.json')).json()).toEqual({ api: 'http://api.test' });
+    const res = await buildApi('http://page.test').inject({ url: '/greeting', headers: { origin: 'http://page.test', cookie: 'visitor=ann' } });
+    expect(res.headers['access-control-allow-origin']).toBe('http://page.test');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(res.json()).toEqual({ hello: 'ann', from: 'http://page.test' });
   });
 
   describe('the event stream', () => {

@@ -1,11 +1,12 @@
 /**
- * Files and live updates: a page (served by res.file) that follows an event stream, file
- * downloads through res.file (with Range, so interrupted downloads resume), and a CSV export
- * streamed row by row with res.stream.
+ * Files and live updates: a page (served by res.file) that follows an event stream, uploads a
+ * file (multipart), downloads files through res.file (with Range, so interrupted downloads resume)
+ * and a CSV export streamed row by row with res.stream, and calls a second origin, an API that
+ * answers with CORS for the page's origin and credentials (`buildApi`).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compress, TernApp } from '@tern/core';
+import { compress, cors, HTTPException, TernApp } from '@tern/core';
 
 /** The folders next to this file (also when run compiled from examples/dist/downloads). */
 function folder(name: string): string {
@@ -18,11 +19,20 @@ export const FILES = folder('files');
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const onAbort = () => (clearTimeout(timer), resolve());
+    // Removed after each tick: a stream that runs long would pile up listeners on its signal.
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-export function buildApp(options: { tickMs?: number } = {}): TernApp {
+export interface AppOptions {
+  /** Milliseconds between clock ticks (1000). */
+  tickMs?: number;
+  /** The origin of the API the page calls cross-origin (see `buildApi`), served as /config.json; read on each request, so a getter works when the API starts after the page. */
+  apiOrigin?: string;
+}
+
+export function buildApp(options: AppOptions = {}): TernApp {
   const tickMs = options.tickMs ?? 1000;
   const app = new TernApp();
   app.addMiddleware(compress());
@@ -61,7 +71,33 @@ export function buildApp(options: { tickMs?: number } = {}): TernApp {
     );
   });
 
+  // An upload from the page (fetch + FormData): one file, held in memory within limits.
+  app.post('/uploads', { statusCode: 201, summary: 'Upload one file (at most 1 MiB)' }, async (req) => {
+    const { files } = await req.multipart({ limits: { fileSize: 1024 * 1024, files: 1, fields: 1 } });
+    const [file] = files;
+    if (!file || file.fieldName !== 'file') throw new HTTPException(422, "Send the file in the field 'file'.");
+    // The client's file name is only echoed back, never used as a path.
+    return { name: file.filename, size: file.size, type: file.mimeType };
+  });
+
+  // Where the page's script finds the API it calls cross-origin.
+  app.get('/config.json', { summary: 'Where the API is' }, async () => ({ api: options.apiOrigin ?? null }));
+
   // The page. A folder of assets would be `app.mountRouter(serveStatic(PUBLIC, { prefix: '/' }))`.
   app.get('/', async (req, res) => res.file('index.html', { root: PUBLIC }));
   return app;
+}
+
+/**
+ * The API on a second origin: only `frontend` (the page's origin) may read its answers, cookies
+ * included. A page on any other origin gets an answer the browser refuses to hand to its script.
+ */
+export function buildApi(frontend: string): TernApp {
+  const api = new TernApp();
+  // Outermost, so errors carry the CORS headers too.
+  api.addMiddleware(cors({ origin: frontend, credentials: true, exposedHeaders: ['X-Served-By'] }));
+  api.get('/greeting', async (req, res) =>
+    res.setHeader('X-Served-By', 'api').json({ hello: req.cookies.get('visitor') ?? 'stranger', from: req.headers.get('origin') }),
+  );
+  return api;
 }
