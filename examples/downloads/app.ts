@@ -34,14 +34,28 @@ export interface AppOptions {
 
 export function buildApp(options: AppOptions = {}): TernApp {
   const tickMs = options.tickMs ?? 1000;
-  const app = new TernApp();
+  const app = new TernApp({
+    openapi: {
+      title: 'Downloads, events and uploads',
+      version: '1.0.0',
+      description: 'Files with ranges, a streamed CSV export, server-sent events and uploads, used by a page.',
+      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: [
+        { name: 'files', description: 'Downloads and uploads.' },
+        { name: 'events', description: 'Server-sent events.' },
+        { name: 'page', description: 'The page and its settings.' },
+      ],
+    },
+  });
   app.addMiddleware(compress());
 
   // GET /files/report.csv: sent as a download, with ETag, Last-Modified and Range support.
-  app.get('/files/{name}', async (req, res, { name }) => res.file(name, { root: FILES, download: true, maxAge: '1h' }));
+  app.get('/files/{name}', { summary: 'Download a file', description: 'Sends the file as an attachment, with Range, ETag and Last-Modified.', tags: ['files'], produces: { 200: 'application/octet-stream' }, problems: { 404: 'No such file' } }, async (req, res, { name }) => res.file(name, { root: FILES, download: true, maxAge: '1h' }));
 
   // A generated export, streamed: the server never holds the whole CSV in memory.
-  app.get('/export.csv', async (req, res) =>
+  app.get('/export.csv', { summary: 'Export as CSV', description: 'Rows streamed as they are produced.', tags: ['files'], produces: { 200: 'text/csv' } }, async (req, res) =>
     res.stream(
       (async function* () {
         yield 'id,name\n';
@@ -52,7 +66,7 @@ export function buildApp(options: AppOptions = {}): TernApp {
   );
 
   // Server-sent events: one tick per second; a reconnecting browser resumes after Last-Event-ID.
-  app.get('/events', { sse: true, summary: 'Clock ticks as server-sent events' }, async (req, res) => {
+  app.get('/events', { sse: true, summary: 'Clock ticks as server-sent events', description: 'One event per tick until the client leaves or the app closes.', tags: ['events'] }, async (req, res) => {
     const from = Number(req.lastEventId ?? 0) + 1;
     const stop = new AbortController();
     return res.sse(
@@ -72,7 +86,7 @@ export function buildApp(options: AppOptions = {}): TernApp {
   });
 
   // An upload from the page (fetch + FormData): one file, held in memory within limits.
-  app.post('/uploads', { statusCode: 201, summary: 'Upload one file (at most 1 MiB)' }, async (req) => {
+  app.post('/uploads', { statusCode: 201, summary: 'Upload one file', description: 'One file of at most 1 MiB, answered with its name, size and type.', tags: ['files'], consumes: ['multipart/form-data'] }, async (req) => {
     const { files } = await req.multipart({ limits: { fileSize: 1024 * 1024, files: 1, fields: 1 } });
     const [file] = files;
     if (!file || file.fieldName !== 'file') throw new HTTPException(422, "Send the file in the field 'file'.");
@@ -81,10 +95,10 @@ export function buildApp(options: AppOptions = {}): TernApp {
   });
 
   // Where the page's script finds the API it calls cross-origin.
-  app.get('/config.json', { summary: 'Where the API is' }, async () => ({ api: options.apiOrigin ?? null }));
+  app.get('/config.json', { summary: 'Where the API is', description: 'The origin of the API the page calls cross-origin.', tags: ['page'] }, async () => ({ api: options.apiOrigin ?? null }));
 
   // The page. A folder of assets would be `app.mountRouter(serveStatic(PUBLIC, { prefix: '/' }))`.
-  app.get('/', async (req, res) => res.file('index.html', { root: PUBLIC }));
+  app.get('/', { summary: 'The page', description: 'The page that follows events, uploads, downloads and calls the API.', tags: ['page'], produces: { 200: 'text/html' } }, async (req, res) => res.file('index.html', { root: PUBLIC }));
   return app;
 }
 
