@@ -4,7 +4,7 @@
  * in `!` holds the event loop for seconds, so such a pattern is a denial of service waiting for
  * one request. Fastify refuses them the same way (safe-regex2 unless `allowUnsafeRegex`).
  */
-import safeRegex from 'safe-regex2';
+import type safeRegexType from 'safe-regex2';
 import { TernError } from '../errors';
 
 const verdicts = new Map<string, boolean>();
@@ -18,7 +18,7 @@ const verdicts = new Map<string, boolean>();
  */
 function looksSafe(source: string): boolean {
   let verdict = verdicts.get(source);
-  if (verdict === undefined) verdicts.set(source, (verdict = safeRegex(source)));
+  if (verdict === undefined) verdicts.set(source, (verdict = loadSafeRegex()(source)));
   return verdict;
 }
 
@@ -50,4 +50,12 @@ export function assertSafeConverterRegex(regex: unknown, subject: string, trust:
       "the event loop for seconds. Rewrite it without a repeated group that itself repeats (e.g. '[a-z0-9-]+' instead of " +
       "'([a-z0-9]+-?)+'), or, if you have checked it, register it with { allowUnsafeRegex: true }.",
   );
+}
+
+let safeRegexModule: typeof safeRegexType | undefined;
+
+/** safe-regex2 is loaded by the first custom converter checked, not with Tern. */
+function loadSafeRegex(): typeof safeRegexType {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (safeRegexModule ??= require('safe-regex2') as typeof safeRegexType);
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import send from 'send';
+import type sendType from 'send';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { StreamBody } from './stream-body';
@@ -78,7 +78,7 @@ export async function prepareFile(
   const recorder = new Recorder(current);
   // send takes a URL path and decodes it: encode each segment so '%' or '?' in a name stay literal.
   const encoded = normalized.split(sep).map(encodeURIComponent).join('/');
-  const stream = send(req, encoded, {
+  const stream = loadSend()(req, encoded, {
     root,
     dotfiles,
     index: false,
@@ -205,4 +205,12 @@ class Recorder {
   end(): void {
     this.onEnd();
   }
+}
+
+let sendModule: typeof sendType | undefined;
+
+/** send (with mime-db, ~25 ms to load) is loaded by the first file served, not with Tern. */
+function loadSend(): typeof sendType {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (sendModule ??= require('send') as typeof sendType);
 }

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from './body';
@@ -44,7 +44,7 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
   if (declaredLengthExceeds(req, bodyLimit)) throw payloadTooLarge(bodyLimit);
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    parser = loadBusboy()({
       headers: req.headers,
       // busboy reports a file or field that reaches its limit exactly; one more byte means "over".
       limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1, headerPairs: 32 },
@@ -151,3 +151,11 @@ function withClose(err: HTTPException, req: IncomingMessage): HTTPException {
 }
 
 function ignore(): void {}
+
+let busboyModule: typeof busboy | undefined;
+
+/** busboy is loaded by the first multipart body, not with Tern: most apps never read one. */
+function loadBusboy(): typeof busboy {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (busboyModule ??= require('busboy') as typeof busboy);
+}
