@@ -14,67 +14,13 @@
  * (ts-node with tsconfig.test.json, which emits the decorator metadata the models need).
  */
 import 'reflect-metadata';
-import { Exclude, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDate, IsEmail, IsIn, IsInt, IsNumber, IsString, ValidateNested } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { compileResponseSerializer, type ResponseSerializer } from '../../../packages/core/src/serialization/compile';
+import { makeUsers, UserDto } from '../shared/users';
 
-class AddressDto {
-  @IsString() street: string;
-  @IsString() city: string;
-  @IsString() zip: string;
-  @IsString() country: string;
-}
-
-class UserDto {
-  @IsInt() id: number;
-  @IsEmail() email: string;
-  @IsString() name: string;
-  @IsInt() age: number;
-  @IsBoolean() active: boolean;
-  @IsIn(['admin', 'user']) role: string;
-  @IsDate() createdAt: Date;
-  @ValidateNested() @Type(() => AddressDto) address: AddressDto;
-  @IsArray() @IsString({ each: true }) tags: string[];
-  @IsNumber() score: number;
-  @Exclude() @IsString() passwordHash: string;
-}
-
-/** What an ORM hands back: a class instance with every column, `resetToken` included. */
-class UserEntity {
-  id: number;
-  email: string;
-  name: string;
-  age: number;
-  active: boolean;
-  role: string;
-  createdAt: Date;
-  address: { street: string; city: string; zip: string; country: string };
-  tags: string[];
-  score: number;
-  passwordHash: string;
-  resetToken: string;
-}
-
-function makeUsers(asEntities: boolean): object[] {
-  return Array.from({ length: 50 }, (_, i) => {
-    const user = asEntities ? new UserEntity() : ({} as UserEntity);
-    Object.assign(user, {
-      id: i + 1,
-      email: `user${i}@example.com`,
-      name: `User Number ${i}`,
-      age: 20 + (i % 50),
-      active: i % 3 !== 0,
-      role: i % 10 === 0 ? 'admin' : 'user',
-      createdAt: new Date(Date.UTC(2024, i % 12, 1 + (i % 28), 12, 30)),
-      address: { street: `${i} Main Street`, city: 'Springfield', zip: `${10000 + i}`, country: 'US' },
-      tags: ['alpha', 'beta', `tag-${i}`],
-      score: i * 1.5,
-      passwordHash: '$2b$10$abcdefghijklmnopqrstuvABCDEFGHIJKLMNOPQRSTUVWX0123456',
-      resetToken: `reset-${i}-0123456789abcdef`,
-    });
-    return user;
-  });
+/** The stored users as entities, or as plain objects with the same fields (a JSON cache). */
+function usersFor(asEntities: boolean): object[] {
+  return asEntities ? makeUsers() : makeUsers().map((user) => ({ ...user }));
 }
 
 /**
@@ -112,7 +58,7 @@ function main(): void {
   console.log(`node ${process.version}, 50 users x 12 fields, median of ${rounds} interleaved rounds of ~${ms} ms\n`);
   console.log('input            writer                               ns/op   ops/s   bytes');
   for (const asEntities of [false, true]) {
-    const users = makeUsers(asEntities);
+    const users = usersFor(asEntities);
     const expected = JSON.stringify(generated.filter(users));
     if (generated.serialize(users) !== expected || closures.serialize(users) !== expected) {
       throw new Error('the serializers disagree with filter-then-JSON.stringify');
