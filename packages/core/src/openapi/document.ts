@@ -274,11 +274,12 @@ class PathTemplates {
   private readonly namesByShape = new Map<string, string[]>();
 
   templateFor(route: RouteInfo): { path: string; names: string[] } {
-    const shape = pathOf(route).parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
+    const compiled = pathOf(route);
+    const shape = compiled.parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
     let names = this.namesByShape.get(shape);
-    if (!names) this.namesByShape.set(shape, (names = pathOf(route).params.map((p) => p.name)));
+    if (!names) this.namesByShape.set(shape, (names = compiled.params.map((p) => p.name)));
     let index = 0;
-    const path = pathOf(route).parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
+    const path = compiled.parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
     return { path, names };
   }
 }
