@@ -1,14 +1,16 @@
 import { STATUS_CODES } from 'node:http';
-import {
-  OpenApiBuilder,
-  type OpenAPIObject,
-  type OperationObject,
-  type ParameterObject,
-  type PathItemObject,
-  type ReferenceObject,
-  type ResponseObject,
-  type ResponsesObject,
-  type SchemaObject,
+// Types only: openapi3-ts's runtime module loads `yaml` (~70 modules, ~20 ms of every start) for
+// a YAML export Tern never uses, and its builder only assigns keys of the object built here.
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  ResponseObject,
+  ResponsesObject,
+  SchemaObject,
+  SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import type { PathParam } from '../routing/path';
 import { compiledRouteOf, type RouteInfo } from '../routing/route-info';
@@ -67,8 +69,8 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   if (config.termsOfService) info.termsOfService = config.termsOfService;
   if (config.contact) info.contact = structuredClone(config.contact);
   if (config.license) info.license = structuredClone(config.license);
-  const builder = OpenApiBuilder.create({ openapi: OPENAPI_VERSION, info, paths: {} });
-  for (const server of config.servers ?? []) builder.addServer(structuredClone(server));
+  const spec: OpenAPIObject = { openapi: OPENAPI_VERSION, info, paths: {} };
+  if (config.servers !== undefined && config.servers.length > 0) spec.servers = config.servers.map((server) => structuredClone(server));
 
   for (const route of routes) compiledOf(route);
   const documented = routes.filter((route) => !route.excludeFromSchema);
@@ -100,13 +102,16 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     }
     (item as Record<string, OperationObject>)[key] = buildOperation(operation, names, context);
   }
-  for (const [path, item] of paths) builder.addPath(path, item);
+  spec.paths = Object.fromEntries(paths);
 
-  for (const [name, schema] of Object.entries(context.registry.components())) builder.addSchema(name, schema);
-  const taken = new Set(Object.keys(builder.getSpec().components?.schemas ?? {}));
-  for (const [name, schema] of context.problems.components(taken)) builder.addSchema(name, schema);
-  for (const [name, scheme] of config.securitySchemes) builder.addSecurityScheme(name, scheme.toOpenAPI());
-  const spec = builder.getSpec();
+  const schemas: Record<string, SchemaObject | ReferenceObject> = { ...context.registry.components() };
+  for (const [name, schema] of context.problems.components(new Set(Object.keys(schemas)))) schemas[name] = schema;
+  const securitySchemes: Record<string, SecuritySchemeObject> = {};
+  for (const [name, scheme] of config.securitySchemes) securitySchemes[name] = scheme.toOpenAPI();
+  const components: NonNullable<OpenAPIObject['components']> = {};
+  if (Object.keys(schemas).length > 0) components.schemas = schemas;
+  if (config.securitySchemes.size > 0) components.securitySchemes = securitySchemes;
+  if (Object.keys(components).length > 0) spec.components = components;
   // Routes without `security` are public (declaring is what enforcement reads): say so once, at
   // the root, so tools do not take a missing requirement for a forgotten one.
   spec.security = [];
