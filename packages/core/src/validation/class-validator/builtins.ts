@@ -104,9 +104,17 @@ function scriptOf(fn: Function): string | undefined {
   return scripts.get(fn);
 }
 
-/** The `validate` function of the `{ validate }` object `registerDecorator` wrapped, if that is what `wrapper` is. */
-function wrappedValidateScript(wrapper: Function): string | undefined {
-  const scopes = propertiesOf(internal(propertiesOf(handleOf(wrapper)), '[[Scopes]]')?.objectId);
+/**
+ * The script of the `validate` function of the `{ validate }` object `registerDecorator` wrapped,
+ * if `wrapper` is `registerDecorator`'s own wrapper (written in `registerScript`). One handle on
+ * the wrapper answers both questions: its location and its closure.
+ */
+function wrappedValidateScript(wrapper: Function, registerScript: string): string | undefined {
+  const own = propertiesOf(handleOf(wrapper));
+  const location = internal(own, '[[FunctionLocation]]')?.value as { scriptId?: string } | undefined;
+  // The wrapper must be `registerDecorator`'s own, else the closure read below means nothing.
+  if (location?.scriptId !== registerScript) return undefined;
+  const scopes = propertiesOf(internal(own, '[[Scopes]]')?.objectId);
   for (const scope of scopes?.result ?? []) {
     const validator = propertiesOf(scope.value?.objectId)?.result.find((p) => p.name === 'validator');
     if (validator === undefined) continue;
@@ -151,9 +159,8 @@ export function isBuiltIn(constraint: ConstraintMeta, decorator: string): boolea
   if (typeof exported !== 'function' || typeof register !== 'function' || typeof wrapper !== 'function') return false;
   try {
     const registerScript = scriptOf(register);
-    // The wrapper must be `registerDecorator`'s own, else the closure read below means nothing.
-    if (registerScript === undefined || scriptOf(wrapper) !== registerScript) return false;
-    const inner = wrappedValidateScript(wrapper);
+    if (registerScript === undefined) return false;
+    const inner = wrappedValidateScript(wrapper, registerScript);
     return inner !== undefined && inner === scriptOf(exported);
   } finally {
     post('Runtime.releaseObjectGroup', { objectGroup: GROUP });
