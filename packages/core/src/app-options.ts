@@ -20,7 +20,7 @@ export interface TernAppOptions {
   modelCompiler?: ModelCompiler;
   /**
    * Which proxies in front of the app may say who the client is (`X-Forwarded-For`, `-Proto`,
-   * `-Host`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
+   * `-Host`, or `Forwarded`: see `proxyHeaders`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
    * docs/proxies.md.
    */
   trustProxy?: TrustProxy;

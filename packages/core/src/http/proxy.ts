@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { TernTypeError } from '../errors';
 
 /**
- * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`):
+ * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`, or
+ * `Forwarded` with `proxyHeaders: 'forwarded'`):
  * - `false` (default): nobody; `req.ip`, `req.protocol`, `req.host` describe the connection;
  * - `true`: every hop (only when the proxy in front overwrites those headers and the app is
  *   unreachable without it);
