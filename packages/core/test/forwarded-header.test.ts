@@ -151,10 +151,11 @@ describe("proxyHeaders: 'forwarded' with a hop count, true or a function", () =>
 
 describe('proxyHeaders misuse', () => {
   it('throws a TernTypeError at construction', () => {
-    for (const bad of ['forwarded-for', 'X-Forwarded', 'both', 1, null]) {
+    for (const bad of ['forwarded-for', 'X-Forwarded', 'both', 1, null, 1n, Object.create(null)]) {
       expect(() => new TernApp({ trustProxy: 1, proxyHeaders: bad as never })).toThrow(TernTypeError);
       expect(() => new TernApp({ proxyHeaders: bad as never })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
     }
+    expect(() => new TernApp({ proxyHeaders: 'X-Forwarded' as never })).toThrow("proxyHeaders must be 'x-forwarded' or 'forwarded', got 'X-Forwarded'.");
   });
 });
 

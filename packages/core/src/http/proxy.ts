@@ -41,7 +41,7 @@ export interface ProxyView {
 export function checkProxyHeaders(option: unknown): ProxyHeaders {
   if (option === undefined) return 'x-forwarded';
   if (option === 'x-forwarded' || option === 'forwarded') return option;
-  throw new TernTypeError('TERN_INVALID_ARGUMENT', `proxyHeaders must be 'x-forwarded' or 'forwarded', got ${JSON.stringify(option) ?? String(option)}.`);
+  throw new TernTypeError('TERN_INVALID_ARGUMENT', `proxyHeaders must be 'x-forwarded' or 'forwarded', got ${typeof option === 'string' ? `'${option}'` : option === null ? 'null' : `a ${typeof option}`}.`);
 }
 
 /** A forwarded protocol worth believing: a scheme name (RFC 3986), lower-cased. */
