@@ -1,6 +1,6 @@
 import type { MakeConfig, ServerTimeouts } from './config';
 import type { ControllerResolver } from './controllers/scanner';
-import type { TrustProxy } from './http/proxy';
+import type { ProxyHeaders, TrustProxy } from './http/proxy';
 import type { OpenAPIOptions } from './openapi/config';
 import type { ErrorLogger } from './pipeline/exceptions';
 import type { ModelCompiler } from './validation/model-compiler';
@@ -20,10 +20,21 @@ export interface TernAppOptions {
   modelCompiler?: ModelCompiler;
   /**
    * Which proxies in front of the app may say who the client is (`X-Forwarded-For`, `-Proto`,
-   * `-Host`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
+   * `-Host`, or `Forwarded`: see `proxyHeaders`), for `req.ip`, `req.protocol` and `req.host`. Default `false`: nobody. See
    * docs/proxies.md.
    */
   trustProxy?: TrustProxy;
+  /**
+   * Which headers the trusted proxies speak: `'x-forwarded'` (default: `X-Forwarded-For`,
+   * `-Proto`, `-Host`) or `'forwarded'` (the RFC 7239 `Forwarded` header). Tern reads that family
+   * only and ignores the other, which a client could have sent through a proxy that does not
+   * touch it. Pick the one your proxy sets. Has no effect without `trustProxy`. See docs/proxies.md.
+   *
+   * @example
+   * // nginx in front sends `Forwarded: for=...;proto=...;host=...`
+   * new TernApp({ trustProxy: 'loopback', proxyHeaders: 'forwarded' });
+   */
+  proxyHeaders?: ProxyHeaders;
   /**
    * Builds controller classes given to `registerControllers` (a dependency container's
    * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MakeConfig } from './config';
 import { controllersProvider, type ControllerResolver } from './controllers/scanner';
 import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
-import { compileTrustProxy, type TrustFunction } from './http/proxy';
+import { checkProxyHeaders, compileTrustProxy, type ProxyHeaders, type TrustFunction } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { validateSecurityRequirements } from './openapi/security';
@@ -60,6 +60,7 @@ export class TernApp extends RouteDeclarer {
   private readonly runner: ServerRunner;
   private readonly responseHooks: ResponseHook[] = [];
   private readonly trustProxy?: TrustFunction;
+  private readonly proxyHeaders: ProxyHeaders;
 
   constructor(options: TernAppOptions = {}) {
     super();
@@ -68,6 +69,7 @@ export class TernApp extends RouteDeclarer {
     this.modelCompiler = options.modelCompiler ?? defaultModelCompiler;
     this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
     this.trustProxy = compileTrustProxy(options.trustProxy);
+    this.proxyHeaders = checkProxyHeaders(options.proxyHeaders);
     this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.exceptions.reportFailure(what, err));
     this.resolveController = options.resolve;
     this.checkModel = modelRulesCheck({ strict: this.config.strictModels, warn: (message) => this.exceptions.note(message) });
@@ -161,6 +163,7 @@ export class TernApp extends RouteDeclarer {
       exceptions: this.exceptions,
       compileModel: (model) => this.modelCompiler.compile(model as ModelClass),
       trustProxy: this.trustProxy,
+      proxyHeaders: this.proxyHeaders,
       responseHooks: this.responseHooks,
     });
     for (const hook of this.readyHooks) hook(infos);

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { TernTypeError } from '../errors';
 
 /**
- * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`):
+ * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`, or
+ * `Forwarded` with `proxyHeaders: 'forwarded'`):
  * - `false` (default): nobody; `req.ip`, `req.protocol`, `req.host` describe the connection;
  * - `true`: every hop (only when the proxy in front overwrites those headers and the app is
  *   unreachable without it);
@@ -18,6 +19,41 @@ export type TrustProxy = boolean | number | string | readonly string[] | ((addre
 
 /** A compiled `TrustProxy`: is the hop at `address`, `hop` steps from the app, trusted? */
 export type TrustFunction = (address: string | undefined, hop: number) => boolean;
+
+/**
+ * The one family of headers the trusted proxies speak: `'x-forwarded'` (`X-Forwarded-For`,
+ * `-Proto`, `-Host`) or `'forwarded'` (RFC 7239 `Forwarded`). Never both: a proxy sets one
+ * family and passes the other on from the client untouched.
+ *
+ * @example
+ * new TernApp({ trustProxy: 'loopback', proxyHeaders: 'forwarded' });
+ */
+export type ProxyHeaders = 'x-forwarded' | 'forwarded';
+
+/** What the trusted proxies say about a request; undefined where they say nothing usable. */
+export interface ProxyView {
+  readonly ip: string | undefined;
+  readonly protocol: string | undefined;
+  readonly host: string | undefined;
+}
+
+/** Checks the `proxyHeaders` option once, at construction. */
+export function checkProxyHeaders(option: unknown): ProxyHeaders {
+  if (option === undefined) return 'x-forwarded';
+  if (option === 'x-forwarded' || option === 'forwarded') return option;
+  throw new TernTypeError('TERN_INVALID_ARGUMENT', `proxyHeaders must be 'x-forwarded' or 'forwarded', got ${typeof option === 'string' ? `'${option}'` : option === null ? 'null' : `a ${typeof option}`}.`);
+}
+
+/** A forwarded protocol worth believing: a scheme name (RFC 3986), lower-cased. */
+export function validProtocol(value: string | undefined): string | undefined {
+  const lower = value?.toLowerCase();
+  return lower !== undefined && /^[a-z][a-z0-9+.-]*$/.test(lower) ? lower : undefined;
+}
+
+/** A forwarded host worth believing: nothing that would change a URL built from it. */
+export function validHost(value: string | undefined): string | undefined {
+  return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
+}
 
 interface ProxyAddr {
   all(req: IncomingMessage, trust: TrustFunction): Array<string | undefined>;
@@ -62,7 +98,7 @@ export function compileTrustProxy(option: TrustProxy | undefined): TrustFunction
  * the client (a proxy that appends to what the client sent). As Fastify does; Express reads the
  * first entry, which a client can choose.
  */
-export class ForwardedView {
+export class ForwardedView implements ProxyView {
   /** The chain from the peer to the client, as far as it is trusted. */
   private readonly chain: Array<string | undefined>;
 
@@ -84,14 +120,12 @@ export class ForwardedView {
 
   /** The protocol the trusted peer says the request came with; undefined when it does not say. */
   get protocol(): string | undefined {
-    const value = this.entry('x-forwarded-proto')?.toLowerCase();
-    return value !== undefined && /^[a-z][a-z0-9+.-]*$/.test(value) ? value : undefined;
+    return validProtocol(this.entry('x-forwarded-proto'));
   }
 
   /** The host the trusted peer says the request was for; undefined when it does not say. */
   get host(): string | undefined {
-    const value = this.entry('x-forwarded-host');
-    return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
+    return validHost(this.entry('x-forwarded-host'));
   }
 
   private entry(name: string): string | undefined {

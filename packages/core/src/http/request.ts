@@ -179,7 +179,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
 
   /**
    * The client's address: the socket's peer, or with the app's `trustProxy` on, the address the
-   * trusted proxies forwarded (`X-Forwarded-For`). Undefined when the socket is already gone.
+   * trusted proxies forwarded (`X-Forwarded-For`, or `Forwarded` with `proxyHeaders: 'forwarded'`).
+   * Undefined when the socket is already gone, or when the trusted proxies do not name an address.
    */
   get ip(): string | undefined {
     return this.raw.socket?.remoteAddress;

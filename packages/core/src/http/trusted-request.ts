@@ -1,17 +1,19 @@
-import { ForwardedView, type TrustFunction } from './proxy';
+import { ForwardedHeaderView } from './forwarded-header';
+import { ForwardedView, type ProxyHeaders, type ProxyView, type TrustFunction } from './proxy';
 import { TernRequest, type UntypedParam } from './request';
 
 /**
  * The request class of an app with `trustProxy` on: `ip`, `protocol` and `host` come from the
- * headers of trusted proxies. Built once per app, so apps without it keep the plain class and
- * every request of theirs pays nothing.
+ * headers of trusted proxies, of the one family the app reads. Built once per app, so apps
+ * without it keep the plain class and every request of theirs pays nothing.
  */
-export function trustingRequestClass(trust: TrustFunction): typeof TernRequest {
+export function trustingRequestClass(trust: TrustFunction, headers: ProxyHeaders = 'x-forwarded'): typeof TernRequest {
+  const View = headers === 'forwarded' ? ForwardedHeaderView : ForwardedView;
   return class TrustingRequest<P = Record<string, UntypedParam>> extends TernRequest<P> {
-    private forwardedView?: ForwardedView;
+    private forwardedView?: ProxyView;
 
-    private get forwarded(): ForwardedView {
-      return (this.forwardedView ??= new ForwardedView(this.raw, trust));
+    private get forwarded(): ProxyView {
+      return (this.forwardedView ??= new View(this.raw, trust));
     }
 
     override get ip(): string | undefined {

@@ -3,7 +3,7 @@
  * the route table and the request pipeline, configured once for what the app uses.
  */
 import type { MakeConfig } from '../config';
-import type { TrustFunction } from '../http/proxy';
+import type { ProxyHeaders, TrustFunction } from '../http/proxy';
 import { trustingRequestClass } from '../http/trusted-request';
 import type { CompiledRoute } from '../routing/compile';
 import { RouteTable } from '../routing/table';
@@ -22,6 +22,8 @@ export interface ServingOptions {
   /** Compiles response models' validators (`validateResponses`). */
   compileModel: (model: Function) => ModelValidator<object>;
   trustProxy?: TrustFunction;
+  /** The header family `trustProxy` reads (default `'x-forwarded'`). */
+  proxyHeaders?: ProxyHeaders;
   responseHooks: readonly ResponseHook[];
 }
 
@@ -45,7 +47,7 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   if (duplicate) throw duplicate;
   const table = new RouteTable(served, { maxParamLength: config.maxParamLength, debug: config.debug });
   const pipeline = new RequestPipeline(table, options.appMiddleware, exceptions, config);
-  if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy);
+  if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy, options.proxyHeaders);
   if (options.responseHooks.length > 0) {
     pipeline.observe = responseObserver(options.responseHooks, (err) => exceptions.reportFailure('an onResponse hook', err));
   }
