@@ -56,7 +56,7 @@ export type { QueryValue } from './structs';
 // Requests and responses
 export { TernRequest } from './http/request';
 export type { QueryParams, RequestCookies, RequestHeaders } from './http/request';
-export type { TrustProxy } from './http/proxy';
+export type { ProxyHeaders, TrustProxy } from './http/proxy';
 export type { FormFields } from './http/form';
 export type { MultipartFile, MultipartBody } from './http/multipart';
 export type { MultipartPart } from './http/multipart-parts';
