@@ -28,6 +28,7 @@ import { topLevelTags } from './tags';
 import { SchemaRegistry } from './schema';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
+import { manyKeysObject } from './many-keys';
 import { validateSecurityRequirements } from './security';
 
 /** How the document is built beyond the app's OpenAPI settings. */
@@ -102,7 +103,8 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     }
     (item as Record<string, OperationObject>)[key] = buildOperation(operation, names, context);
   }
-  spec.paths = Object.fromEntries(paths);
+  spec.paths = manyKeysObject<PathItemObject>();
+  for (const [path, item] of paths) spec.paths[path] = item;
 
   const schemas: Record<string, SchemaObject | ReferenceObject> = { ...context.registry.components() };
   for (const [name, schema] of context.problems.components(new Set(Object.keys(schemas)))) schemas[name] = schema;

@@ -58,8 +58,9 @@ export class Routes<P extends string = string> {
     this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
     this.options = options;
     // `extra` plus `x-*` extensions; an unknown key from untyped code is kept too rather than lost.
-    const unknown = Object.entries(options).filter(([key]) => !KNOWN_OPTIONS.has(key));
-    this.extra = { ...(options.extra ?? {}), ...Object.fromEntries(unknown) };
+    const extra: Record<string, unknown> = { ...(options.extra ?? {}) };
+    for (const key of Object.keys(options)) if (!KNOWN_OPTIONS.has(key)) extra[key] = (options as Record<string, unknown>)[key];
+    this.extra = extra;
   }
 
   get name(): string | undefined {
