@@ -355,7 +355,10 @@ function buildRoute(input: RouteInput): AnyRoutes {
  */
 function definedOnly(options: RouteOptions): RouteOptions {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) if (value !== undefined) out[key] = value;
+  for (const key in options) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out as RouteOptions;
 }
 
