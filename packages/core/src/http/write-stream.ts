@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { StreamBody } from './stream-body';
 
 /**
@@ -52,9 +52,45 @@ export function writeStreamBody(
     return;
   }
   if (body.flushHeaders) raw.flushHeaders();
-  pipeline(source, raw, (err) => {
-    if (err) report(context, err, raw);
-  });
+  pipeBody(source, raw, (err) => report(context, err, raw));
+}
+
+/**
+ * `source.pipe(raw)` with what `stream.pipeline` adds, done by hand: `pipeline` aborts an
+ * AbortController of its own when it finishes, which builds a `DOMException` (with its stack) on
+ * every response, about as costly as the rest of sending a small file. A source failing destroys
+ * the response (the connection is cut); the response closing first (the client left, or the
+ * server cut it) destroys the source; either failure is reported once.
+ */
+function pipeBody(source: Readable, raw: ServerResponse, fail: (err: unknown) => void): void {
+  let settled = false;
+  const settle = (err?: unknown) => {
+    if (settled) return;
+    settled = true;
+    source.off('error', onSourceError);
+    raw.off('error', onRawError);
+    raw.off('close', onClose);
+    if (err !== undefined) fail(err);
+  };
+  const onSourceError = (err: unknown) => {
+    settle(err);
+    source.unpipe(raw);
+    raw.destroy();
+  };
+  const onRawError = (err: unknown) => {
+    settle(err);
+    source.destroy();
+  };
+  const onClose = () => {
+    // 'close' follows 'finish' on a response sent whole; without it the body was cut short.
+    if (raw.writableFinished) return settle();
+    settle();
+    source.destroy();
+  };
+  source.on('error', onSourceError);
+  raw.on('error', onRawError);
+  raw.on('close', onClose);
+  source.pipe(raw);
 }
 
 function report(context: StreamContext | undefined, err: unknown, raw: ServerResponse): void {
