@@ -146,6 +146,33 @@ describe('res.file()', () => {
     expect(alias.body).toBe(TEXT);
   });
 
+  it('refuses an outside symlink before answering a conditional or range request for it', async () => {
+    const requests: Array<Record<string, string>> = [
+      { 'if-none-match': '*' }, // would be a 304
+      { 'if-match': '"not-the-etag"' }, // would be a 412
+      { range: 'bytes=100-200' }, // would be a 416 (the file has 7 bytes)
+    ];
+    const statuses = await Promise.all(requests.map(async (headers) => (await app.inject({ url: '/files/escape.txt', headers })).statusCode));
+    expect(statuses).toEqual([403, 403, 403]);
+    expect((await app.inject({ method: 'HEAD', url: '/files/escape.txt' })).statusCode).toBe(403);
+  });
+
+  it('refuses a file swapped for an outside symlink after it was served', async () => {
+    writeFileSync(join(root, 'swapped.txt'), 'first version');
+    expect((await app.inject('/files/swapped.txt')).body).toBe('first version');
+    rmSync(join(root, 'swapped.txt'));
+    symlinkSync(join(base, 'outside.txt'), join(root, 'swapped.txt'));
+    const res = await app.inject('/files/swapped.txt');
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain('private');
+  });
+
+  it('answers a symlink loop with 404', async () => {
+    symlinkSync(join(root, 'loop-b'), join(root, 'loop-a'));
+    symlinkSync(join(root, 'loop-a'), join(root, 'loop-b'));
+    expect((await app.inject('/files/loop-a')).statusCode).toBe(404);
+  });
+
   it('answers a folder with 404', async () => {
     expect((await app.inject('/files/docs')).statusCode).toBe(404);
   });

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { createReadStream, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type sendType from 'send';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
+import { containment } from './inside-root';
 import type { StreamBody } from './stream-body';
 
 /**
@@ -40,10 +40,6 @@ export interface PreparedFile {
 /** send's last step (private, stable since send 0.x): pipe this slice of the file to the response. */
 type StreamStep = (file: string, range: { start: number; end: number }) => void;
 
-/** Real paths of roots, looked up once per root (a failed lookup is retried next time). */
-const realRoots = new Map<string, Promise<string>>();
-const MAX_CACHED_ROOTS = 100;
-
 /**
  * Runs send's checks (range, conditional GET, content type, cache headers) for one file and
  * records their outcome instead of writing it: the response stays a value middleware can still
@@ -73,8 +69,6 @@ export async function prepareFile(
   if (dotfiles !== 'allow' && normalized.split(sep).some((part) => part.length > 1 && part[0] === '.')) {
     throw dotfiles === 'deny' ? forbidden(path) : notFound(path);
   }
-  await assertInsideRoot(root, join(root, normalized), path);
-
   const recorder = new Recorder(current);
   // send takes a URL path and decodes it: encode each segment so '%' or '?' in a name stay literal.
   const encoded = normalized.split(sep).map(encodeURIComponent).join('/');
@@ -87,15 +81,29 @@ export async function prepareFile(
     maxAge: options.maxAge ?? 0,
     immutable: options.immutable ?? false,
   });
+  let failure: unknown;
   const outcome = await new Promise<{ file: string; start: number; end: number } | null>((resolve, reject) => {
-    stream.on('error', (err: { status?: number; headers?: Record<string, string> }) => reject(sendError(err, path)));
+    stream.on('error', (err: { status?: number; code?: string; headers?: Record<string, string> }) => reject(sendError(err, path)));
     stream.on('directory', () => reject(notFound(path)));
     // send's last step pipes a read stream into the response; the writer does that instead.
     (stream as unknown as { stream: StreamStep }).stream = (file, range) => resolve({ file, start: range.start, end: range.end });
     recorder.onEnd = () => resolve(null);
-    stream.on('file', (file: string) => (recorder.file = file));
+    stream.on('file', (file: string, stat: Stats) => {
+      recorder.file = file;
+      recorder.stat = stat;
+    });
     stream.pipe(recorder as unknown as ServerResponse);
+  }).catch((err: unknown) => {
+    failure = err;
+    return null;
   });
+  // Whatever send decided (a 304, a 412, a range), a file found outside the root is refused first.
+  if (recorder.stat !== undefined) {
+    const where = await containment(root, join(root, normalized), recorder.stat);
+    if (where === 'outside') throw forbidden(path);
+    if (where === 'missing') throw notFound(path);
+  }
+  if (failure !== undefined) throw failure;
   if (options.download !== undefined && options.download !== false) {
     const name = typeof options.download === 'string' ? options.download : basename(relative);
     recorder.headers['content-disposition'] = contentDisposition(name);
@@ -113,28 +121,9 @@ export async function prepareFile(
   return { statusCode, headers, body };
 }
 
-/** Refuses a path whose real location (symlinks resolved) is outside the real root. */
-async function assertInsideRoot(root: string, full: string, requested: string): Promise<void> {
-  let realRoot = realRoots.get(root);
-  if (!realRoot) {
-    realRoot = realpath(root);
-    if (realRoots.size >= MAX_CACHED_ROOTS) realRoots.clear();
-    realRoots.set(root, realRoot);
-    realRoot.catch(() => realRoots.delete(root));
-  }
-  let real: string;
-  let base: string;
-  try {
-    [base, real] = await Promise.all([realRoot, realpath(full)]);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') throw notFound(requested);
-    throw err;
-  }
-  if (real !== base && !real.startsWith(base.endsWith(sep) ? base : base + sep)) throw forbidden(requested);
-}
-
-function sendError(err: { status?: number; headers?: Record<string, string> }, path: string): unknown {
+function sendError(err: { status?: number; code?: string; headers?: Record<string, string> }, path: string): unknown {
+  // A symlink loop is no file at all, as for a missing one.
+  if (err.code === 'ELOOP') return notFound(path);
   switch (err.status) {
     case 404:
       return notFound(path);
@@ -179,6 +168,8 @@ class Recorder {
   statusCode: number;
   readonly headers: Record<string, string | string[]>;
   file = '';
+  /** The file as send found it (the 'file' event), before it decided anything. */
+  stat?: Stats;
   onEnd: () => void = () => {};
 
   constructor(current: { statusCode: number; headers: Record<string, string | string[]> }) {
