@@ -254,18 +254,7 @@ export class TernApp extends RouteDeclarer {
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    const pipeline = this.compiled?.pipeline;
-    return this.runner.close({
-      stopping: () => {
-        if (!pipeline) return;
-        pipeline.closing = true;
-        // Event streams never end on their own: end them so the connections can close.
-        pipeline.endStreams();
-      },
-      stopped: () => {
-        if (pipeline) pipeline.closing = false;
-      },
-    });
+    return this.runner.close(this.compiled?.pipeline);
   }
 
   /**
