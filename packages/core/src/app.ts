@@ -1,26 +1,23 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { MakeConfig } from './config';
-import { controllersProvider, type ControllerResolver } from './controllers/scanner';
+import type { MakeConfig } from './config';
+import { controllersProvider } from './controllers/scanner';
 import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
-import { checkProxyHeaders, compileTrustProxy, type ProxyHeaders, type TrustFunction } from './http/proxy';
-import { OpenAPIConfig } from './openapi/config';
-import { openapiDeclarations } from './openapi/routes';
-import { validateSecurityRequirements } from './openapi/security';
-import { ExceptionHandlers, type ExceptionHandler } from './pipeline/exceptions';
+import type { OpenAPIConfig } from './openapi/config';
+import type { ExceptionHandler } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
-import { assembleServing, type Serving } from './pipeline/assemble';
+import type { Serving } from './pipeline/assemble';
 import { RouteDeclarer, type Declaration } from './routing/declarer';
-import { compileDeclarations, type CompiledRoute } from './routing/compile';
-import { describeFallbacks, type RouteInfo } from './routing/route-info';
+import type { CompiledRoute } from './routing/compile';
+import type { RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { buildUrl } from './routing/url';
 import { ServerRunner, type CloseHook } from './lifecycle/server-runner';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
-import { defaultModelCompiler } from './validation/class-validator/compiler';
-import type { ModelClass, ModelCompiler } from './validation/model-compiler';
-import { modelRulesCheck } from './validation/model-rules';
+import type { ModelCompiler } from './validation/model-compiler';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, type AppParts } from './app-compile';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
+export type { CloseHook } from './lifecycle/server-runner';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -29,8 +26,6 @@ export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 export interface RouteProvider {
   provide(app: TernApp): Declaration[];
 }
-
-export type { CloseHook } from './lifecycle/server-runner';
 
 /**
  * A Tern application: declare routes, then `listen()` (or `inject()` in tests). Every route is
@@ -47,32 +42,19 @@ export class TernApp extends RouteDeclarer {
   /** Compiles request models at `ready()` and describes them in the document. */
   readonly modelCompiler: ModelCompiler;
 
-  private readonly appMiddleware: Middleware[] = [];
+  /** Options normalised, and the middleware, hooks and exception handlers `ready()` compiles in. */
+  private readonly parts: AppParts;
   private readonly providers: RouteProvider[] = [];
-  private readonly readyHooks: Array<(routes: readonly RouteInfo[]) => void> = [];
-  private readonly exceptions: ExceptionHandlers;
-  private readonly resolveController?: ControllerResolver;
-  /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
-  private readonly checkModel: (model: Function, where: string) => void;
   private readyPromise?: Promise<void>;
   /** The compiled app; set only once startup fully succeeded. */
   private compiled?: Serving;
   private readonly runner: ServerRunner;
-  private readonly responseHooks: ResponseHook[] = [];
-  private readonly trustProxy?: TrustFunction;
-  private readonly proxyHeaders: ProxyHeaders;
 
   constructor(options: TernAppOptions = {}) {
     super();
-    this.config = options.config ?? new MakeConfig();
-    this.openapiConfig = new OpenAPIConfig(options.openapi);
-    this.modelCompiler = options.modelCompiler ?? defaultModelCompiler;
-    this.exceptions = new ExceptionHandlers(options.logger ?? console, this.config.debug);
-    this.trustProxy = compileTrustProxy(options.trustProxy);
-    this.proxyHeaders = checkProxyHeaders(options.proxyHeaders);
-    this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.exceptions.reportFailure(what, err));
-    this.resolveController = options.resolve;
-    this.checkModel = modelRulesCheck({ strict: this.config.strictModels, warn: (message) => this.exceptions.note(message) });
+    this.parts = appParts(options);
+    ({ config: this.config, openapiConfig: this.openapiConfig, modelCompiler: this.modelCompiler } = this.parts);
+    this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.parts.exceptions.reportFailure(what, err));
   }
 
   protected override beforeDeclare(what: string): void {
@@ -86,7 +68,7 @@ export class TernApp extends RouteDeclarer {
   addMiddleware(middleware: Middleware): this {
     this.beforeDeclare('add middleware');
     if (typeof middleware !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addMiddleware expects an async (req, res, next) function.');
-    this.appMiddleware.push(middleware);
+    this.parts.appMiddleware.push(middleware);
     return this;
   }
 
@@ -99,7 +81,7 @@ export class TernApp extends RouteDeclarer {
    * app.addExceptionHandler(NotFoundInDb, async (req, res, exc) => res.json({ message: exc.message }, 404));
    */
   addExceptionHandler<E extends Error>(statusOrErrorClass: number | (abstract new (...args: never[]) => E), handler: ExceptionHandler<E>): this {
-    this.exceptions.add(statusOrErrorClass, handler);
+    this.parts.exceptions.add(statusOrErrorClass, handler);
     return this;
   }
 
@@ -120,14 +102,7 @@ export class TernApp extends RouteDeclarer {
    * app.registerControllers([UserController], { resolve: (Class) => container.resolve(Class) });
    */
   registerControllers(controllers: Array<Function | object>, options: RegisterControllersOptions = {}): this {
-    return this.addRouteProvider(
-      controllersProvider(controllers, {
-        resolve: options.resolve ?? this.resolveController,
-        forbidUnknownProperties: this.config.forbidUnknownProperties,
-        checkModel: this.checkModel,
-        compiler: this.modelCompiler,
-      }),
-    );
+    return this.addRouteProvider(controllersProvider(controllers, controllerScan(this.parts, options)));
   }
 
   /**
@@ -135,7 +110,10 @@ export class TernApp extends RouteDeclarer {
    * validators. Idempotent; `listen`, `inject` and `handler` call it when needed.
    */
   ready(): Promise<void> {
-    return (this.readyPromise ??= Promise.resolve().then(() => this.compile()));
+    // What it does, in order: app-compile.ts. Published only once all of it succeeded.
+    return (this.readyPromise ??= Promise.resolve().then(() => {
+      this.compiled = compileApp(this.compileRoutes(), this.parts);
+    }));
   }
 
   /**
@@ -149,44 +127,12 @@ export class TernApp extends RouteDeclarer {
    */
   onReady(hook: (routes: readonly RouteInfo[]) => void): this {
     this.beforeDeclare('add a ready hook');
-    this.readyHooks.push(hook);
+    this.parts.readyHooks.push(hook);
     return this;
   }
 
-  private compile(): void {
-    const routes = this.compileRoutes();
-    const infos = routes.map((route) => route.info);
-    const internal = compileDeclarations(this.internalDeclarations(infos), { internal: true });
-    const serving = assembleServing([...routes, ...internal], {
-      config: this.config,
-      appMiddleware: this.appMiddleware,
-      exceptions: this.exceptions,
-      compileModel: (model) => this.modelCompiler.compile(model as ModelClass),
-      trustProxy: this.trustProxy,
-      proxyHeaders: this.proxyHeaders,
-      responseHooks: this.responseHooks,
-    });
-    for (const hook of this.readyHooks) hook(infos);
-    if (this.config.debug) this.exceptions.note(describeFallbacks(infos));
-    // Published only now: an app whose startup failed must not serve requests.
-    this.compiled = serving;
-  }
-
-  /** Tern's own routes (OpenAPI document, docs pages), built from the user's routes. */
-  protected internalDeclarations(routes: readonly RouteInfo[]): Declaration[] {
-    // Security requirements are checked even when no document is served: a typo fails startup.
-    validateSecurityRequirements(routes, this.openapiConfig);
-    return openapiDeclarations(routes, this.openapiConfig, { modelCompiler: this.modelCompiler });
-  }
-
   private compileRoutes(): CompiledRoute[] {
-    const declarations = [...this.declarations];
-    for (const provider of this.providers) declarations.push(...provider.provide(this));
-    return compileDeclarations(declarations, {
-      modelCompiler: this.modelCompiler,
-      forbidUnknownProperties: this.config.forbidUnknownProperties,
-      checkModel: this.checkModel,
-    });
+    return compileRoutes([...this.declarations, ...this.providers.flatMap((provider) => provider.provide(this))], this.parts);
   }
 
   /**
@@ -195,8 +141,7 @@ export class TernApp extends RouteDeclarer {
    * the declarations to answer.
    */
   getAllRoutes(): RouteInfo[] {
-    const routes = this.compiled ? this.compiled.table.routes : this.compileRoutes();
-    return routes.filter((route) => !route.internal).map((route) => route.info);
+    return (this.compiled?.table.routes ?? this.compileRoutes()).filter((route) => !route.internal).map((route) => route.info);
   }
 
   /**
@@ -218,18 +163,9 @@ export class TernApp extends RouteDeclarer {
    * http.createServer(app.handler).listen(3000);
    */
   readonly handler = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
-    if (this.compiled) {
-      this.compiled.pipeline.handle(rawReq, rawRes);
-      return;
-    }
-    this.ready().then(
-      () => (this.compiled as Serving).pipeline.handle(rawReq, rawRes),
-      (err) => {
-        this.exceptions.report(err, rawReq);
-        rawRes.statusCode = 500;
-        rawRes.end();
-      },
-    );
+    if (this.compiled) return this.compiled.pipeline.handle(rawReq, rawRes);
+    // Once ready() resolved the app is compiled: this call takes the branch above.
+    this.ready().then(() => this.handler(rawReq, rawRes), (err) => answerFailedStartup(this.parts, err, rawReq, rawRes));
   };
 
   /**
@@ -257,18 +193,7 @@ export class TernApp extends RouteDeclarer {
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    const pipeline = this.compiled?.pipeline;
-    return this.runner.close({
-      stopping: () => {
-        if (!pipeline) return;
-        pipeline.closing = true;
-        // Event streams never end on their own: end them so the connections can close.
-        pipeline.endStreams();
-      },
-      stopped: () => {
-        if (pipeline) pipeline.closing = false;
-      },
-    });
+    return this.runner.close(this.compiled?.pipeline);
   }
 
   /**
@@ -297,7 +222,7 @@ export class TernApp extends RouteDeclarer {
   onResponse(hook: ResponseHook): this {
     this.beforeDeclare('add a response hook');
     if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onResponse expects a (req, res, info) function.');
-    this.responseHooks.push(hook);
+    this.parts.responseHooks.push(hook);
     return this;
   }
 

@@ -27,9 +27,10 @@ const LAYERS: Record<string, number> = {
   lifecycle: 4,
   controllers: 7,
   'app-options': 8,
-  app: 9,
-  security: 10,
-  index: 11,
+  'app-compile': 9,
+  app: 10,
+  security: 11,
+  index: 12,
 };
 
 interface SourceFile {

@@ -30,6 +30,7 @@ import {
 import { compileParam, ParamFailure, type CompiledParam } from './params';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
+import { forbidsUnknownProperties } from '../validation/unknown-properties';
 import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
@@ -286,13 +287,15 @@ function buildRoute(input: RouteInput): AnyRoutes {
   // The path is compiled with the other routes; here only its parameter names are needed (a
   // malformed path is compiled now, for the error that says what is wrong with it).
   const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
+  // The route's own setting, else its controller's; passed on as a route option, so the app's
+  // default still applies to the request body in routing/compile.ts.
   const forbidUnknownProperties = (extra.forbidUnknownProperties as boolean | undefined) ?? input.forbidUnknownProperties;
   const context = {
     where,
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
-    forbidUnknownProperties: forbidUnknownProperties ?? input.appForbidsUnknown,
+    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.appForbidsUnknown),
     checkModel: input.checkModel,
     compiler: input.compiler,
     multipart: {} as RouteMultipart,

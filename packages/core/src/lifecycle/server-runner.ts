@@ -12,10 +12,12 @@ import { closeServer, createHttpServer } from '../http/server';
 /** A function `app.onClose` runs once the server has stopped; may return a promise. */
 export type CloseHook = () => void | Promise<void>;
 
-/** What the app does around the server's stop: mark responses `Connection: close`, end event streams. */
-export interface StopCallbacks {
-  stopping(): void;
-  stopped(): void;
+/** What shutdown needs of the app's request pipeline (kept structural: `pipeline/` is a higher layer). */
+export interface Stoppable {
+  /** While true, responses are written with `Connection: close`. */
+  closing: boolean;
+  /** Ends the event streams open now: they never end on their own, so their connections could not close. */
+  endStreams(): void;
 }
 
 export class ServerRunner {
@@ -53,9 +55,12 @@ export class ServerRunner {
     return `http://${host}:${address.port}`;
   }
 
-  /** Stops the server (bounded by `closeTimeout`), then runs the hooks; concurrent calls share one shutdown. */
-  close(callbacks: StopCallbacks): Promise<void> {
-    return (this.shutdown ??= this.stopServer(callbacks)
+  /**
+   * Stops the server (bounded by `closeTimeout`), then runs the hooks; concurrent calls share one
+   * shutdown. `pipeline` (absent before `ready()`) answers `Connection: close` meanwhile.
+   */
+  close(pipeline: Stoppable | undefined): Promise<void> {
+    return (this.shutdown ??= this.stopServer(pipeline)
       .then(() => this.runCloseHooks())
       .finally(() => (this.shutdown = undefined)));
   }
@@ -65,13 +70,16 @@ export class ServerRunner {
     this.closeHooks.push(hook);
   }
 
-  private async stopServer(callbacks: StopCallbacks): Promise<void> {
+  private async stopServer(pipeline: Stoppable | undefined): Promise<void> {
     const server = this.server;
     if (!server) return;
-    callbacks.stopping();
+    if (pipeline) {
+      pipeline.closing = true;
+      pipeline.endStreams();
+    }
     await closeServer(server, this.timeouts.requestTimeout ?? 30_000, this.timeouts.closeTimeout ?? 10_000);
     this.server = undefined;
-    callbacks.stopped();
+    if (pipeline) pipeline.closing = false;
   }
 
   /** Once, at the first close(), last registered first; a failing hook does not stop the others. */

@@ -16,6 +16,7 @@ import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
+import { forbidsUnknownProperties } from '../validation/unknown-properties';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -173,7 +174,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
 function compileRequestModel(model: Function, forbidUnknown: boolean | undefined, source: string, options: CompileOptions): ModelValidator<object> {
   if (typeof model !== 'function') throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: requestModel must be a class.`);
   options.checkModel?.(model, source);
-  const forbidNonWhitelisted = (forbidUnknown ?? options.forbidUnknownProperties) === true;
+  const forbidNonWhitelisted = forbidsUnknownProperties(forbidUnknown, options.forbidUnknownProperties);
   return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass, { forbidNonWhitelisted });
 }
 

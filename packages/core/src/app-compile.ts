@@ -1,0 +1,117 @@
+/**
+ * What `app.ready()` does, once, in order (`app.ts` keeps the declarations and the lifecycle):
+ *
+ * 1. `compileRoutes`: the app's declarations and its route providers' (controllers, the file
+ *    router) become compiled routes (`routing/compile.ts`): prefixes, names, converters bound,
+ *    request models compiled with the app's `ModelCompiler`;
+ * 2. `compileApp`: Tern's own routes (the OpenAPI document, `/docs`) are built from the user's
+ *    `RouteInfo`s; everything becomes served routes, the route table and the configured request
+ *    pipeline (`pipeline/assemble.ts`); the `onReady` hooks run; with `debug`, the models that
+ *    class-validator checks per request are noted.
+ *
+ * The app publishes the result only if all of it succeeded: an app whose startup failed serves
+ * nothing. `AppParts` is what the app holds besides its declarations, made once from its options.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MakeConfig } from './config';
+import type { ControllerResolver, ScanOptions } from './controllers/scanner';
+import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
+import { OpenAPIConfig } from './openapi/config';
+import { openapiDeclarations } from './openapi/routes';
+import { validateSecurityRequirements } from './openapi/security';
+import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
+import { ExceptionHandlers } from './pipeline/exceptions';
+import type { ResponseHook } from './pipeline/observe';
+import { compileDeclarations, type CompiledRoute } from './routing/compile';
+import type { Declaration } from './routing/declarer';
+import { describeFallbacks, type RouteInfo } from './routing/route-info';
+import type { Middleware } from './routing/types';
+import { defaultModelCompiler } from './validation/class-validator/compiler';
+import type { ModelClass, ModelCompiler } from './validation/model-compiler';
+import { modelRulesCheck } from './validation/model-rules';
+import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+
+/** A function `app.onReady` runs with the app's own routes once every route is compiled. */
+export type ReadyHook = (routes: readonly RouteInfo[]) => void;
+
+/** The app's options, normalised once, and what its `add…`/`on…` methods collect for `ready()`. */
+export interface AppParts extends ServingOptions {
+  readonly config: MakeConfig;
+  readonly openapiConfig: OpenAPIConfig;
+  readonly modelCompiler: ModelCompiler;
+  readonly exceptions: ExceptionHandlers;
+  readonly appMiddleware: Middleware[];
+  readonly responseHooks: ResponseHook[];
+  readonly readyHooks: ReadyHook[];
+  /** The app-wide controller resolver (`new TernApp({ resolve })`). */
+  readonly resolveController?: ControllerResolver;
+  /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
+  readonly checkModel: (model: Function, where: string) => void;
+}
+
+/** Checks and normalises the app's options (a bad one throws from `new TernApp()`). */
+export function appParts(options: TernAppOptions): AppParts {
+  const config = options.config ?? new MakeConfig();
+  const openapiConfig = new OpenAPIConfig(options.openapi);
+  const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
+  const exceptions = new ExceptionHandlers(options.logger ?? console, config.debug);
+  return {
+    config,
+    openapiConfig,
+    modelCompiler,
+    exceptions,
+    trustProxy: compileTrustProxy(options.trustProxy),
+    proxyHeaders: checkProxyHeaders(options.proxyHeaders),
+    compileModel: (model) => modelCompiler.compile(model as ModelClass),
+    resolveController: options.resolve,
+    checkModel: modelRulesCheck({ strict: config.strictModels, warn: (message) => exceptions.note(message) }),
+    appMiddleware: [],
+    responseHooks: [],
+    readyHooks: [],
+  };
+}
+
+/** How `registerControllers` scans: the given resolver (else the app's) and the app's model settings. */
+export function controllerScan(parts: AppParts, options: RegisterControllersOptions): ScanOptions {
+  return {
+    resolve: options.resolve ?? parts.resolveController,
+    forbidUnknownProperties: parts.config.forbidUnknownProperties,
+    checkModel: parts.checkModel,
+    compiler: parts.modelCompiler,
+  };
+}
+
+/** The user's routes (the app's declarations, then its providers'), compiled with the app's model settings. */
+export function compileRoutes(declarations: readonly Declaration[], parts: AppParts): CompiledRoute[] {
+  return compileDeclarations(declarations, {
+    modelCompiler: parts.modelCompiler,
+    forbidUnknownProperties: parts.config.forbidUnknownProperties,
+    checkModel: parts.checkModel,
+  });
+}
+
+/**
+ * Tern's own routes (OpenAPI document, docs pages), built from the user's routes. Security
+ * requirements are checked even when no document is served: a typo fails startup.
+ */
+function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
+  validateSecurityRequirements(routes, parts.openapiConfig);
+  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler });
+}
+
+/** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */
+export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
+  const infos = routes.map((route) => route.info);
+  const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
+  const serving = assembleServing([...routes, ...internal], parts);
+  for (const hook of parts.readyHooks) hook(infos);
+  if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
+  return serving;
+}
+
+/** A request `app.handler` got before a startup that then failed: the failure is reported, the answer an empty 500. */
+export function answerFailedStartup(parts: AppParts, err: unknown, rawReq: IncomingMessage, rawRes: ServerResponse): void {
+  parts.exceptions.report(err, rawReq);
+  rawRes.statusCode = 500;
+  rawRes.end();
+}
