@@ -18,6 +18,7 @@ import type { CompiledPath } from '../routing/path';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { checksInput } from './input-checks';
+import { copyJson } from './copy-json';
 import { describeRequestBody } from './request-body';
 import { uploadFieldsOf } from './upload-fields';
 import { applyProduces, readsJson, requestBodyOf } from './content';
@@ -165,7 +166,7 @@ function pathParameters(route: RouteInfo, names: string[]): ParameterObject[] {
 /** The converter's declared schema; a custom one without it is a string with its pattern. */
 function converterSchema(param: PathParam): SchemaObject {
   const declared = param.convertor.openapi;
-  if (declared && typeof declared === 'object') return structuredClone(declared) as SchemaObject;
+  if (declared && typeof declared === 'object') return copyJson(declared) as SchemaObject;
   return { type: 'string', pattern: `^(?:${param.convertor.regex})$` };
 }
 
