@@ -50,6 +50,17 @@ describe('lifecycle example (pino access log, request id, onClose)', () => {
     expect(lines.map((line) => line.ip)).toEqual(['198.51.100.7', '203.0.113.9']);
   });
 
+  it('reads the standard Forwarded header instead when the proxy writes that one', async () => {
+    const { log, lines } = memoryLog();
+    const app = buildApp({ log, trustProxy: 'loopback', proxyHeaders: 'forwarded' });
+    const forwarded = 'for=198.51.100.7;proto=https';
+    // X-Forwarded-For is now whatever the client sent: ignored.
+    await app.inject({ url: '/reports/1', headers: { forwarded, 'x-forwarded-for': '6.6.6.6' } });
+    await app.inject({ url: '/reports/1', headers: { forwarded }, remoteAddress: '203.0.113.9' });
+    await until(() => lines.length === 2);
+    expect(lines.map((line) => line.ip)).toEqual(['198.51.100.7', '203.0.113.9']);
+  });
+
   it('stops a report whose client went away and logs it as aborted', async () => {
     const { log, lines } = memoryLog();
     const app = buildApp({ log });

@@ -40,9 +40,11 @@ export interface BuildOptions {
   log?: Logger;
   store?: ReportStore;
   trustProxy?: TernAppOptions['trustProxy'];
+  /** Which headers the trusted proxy writes: `X-Forwarded-*` (default) or RFC 7239 `Forwarded`. */
+  proxyHeaders?: TernAppOptions['proxyHeaders'];
 }
 
-export function buildApp({ log = pino({ level: 'silent' }), store = new ReportStore(), trustProxy = false }: BuildOptions = {}): TernApp {
+export function buildApp({ log = pino({ level: 'silent' }), store = new ReportStore(), trustProxy = false, proxyHeaders }: BuildOptions = {}): TernApp {
   const app = new TernApp({
     openapi: {
       title: 'Reports (lifecycle)',
@@ -57,6 +59,7 @@ export function buildApp({ log = pino({ level: 'silent' }), store = new ReportSt
     server: { closeTimeout: 10_000 },
     // req.ip is the client's address only when the proxy in front is trusted (docs/proxies.md).
     trustProxy,
+    proxyHeaders,
     logger: { error: (message: string, err: unknown) => log.error({ err }, message) },
   });
   // Outermost: 404s and errors carry the id too.
