@@ -99,9 +99,11 @@ describe('round trips', () => {
   const float = fc.double({ min: 0, max: Number.MAX_VALUE, noNaN: true, noDefaultInfinity: true });
   // Through a URL the text must also fit maxParamLength (100): 5e-324 spelled out does not.
   const urlFloat = float.filter((f) => new FloatConvertor().toString(f).length <= 100);
-  const notDot = (s: string) => s !== '.' && s !== '..';
-  const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !s.includes('/') && notDot(s));
-  const restPath = fc.string({ maxLength: 30 }).filter((s) => s.split('/').every(notDot));
+  // Values with a '.' or '..' segment, a backslash counting as a separator (`\\.`), are refused by
+  // urlFor and by the router alike (docs/security.md): a round trip exists only for the others.
+  const noDotSegment = (s: string) => s.split(/[/\\]/).every((part) => part !== '.' && part !== '..');
+  const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !s.includes('/') && noDotSegment(s));
+  const restPath = fc.string({ maxLength: 30 }).filter(noDotSegment);
 
   it('app.inject(urlFor(name, params)) serves the same params', async () => {
     await fc.assert(
