@@ -99,7 +99,7 @@ describe('round trips', () => {
   const float = fc.double({ min: 0, max: Number.MAX_VALUE, noNaN: true, noDefaultInfinity: true });
   // Through a URL the text must also fit maxParamLength (100): 5e-324 spelled out does not.
   const urlFloat = float.filter((f) => new FloatConvertor().toString(f).length <= 100);
-  // Values with a '.' or '..' segment, a backslash counting as a separator (`\\.`), are refused by
+  // Values with a '.' or '..' segment, a backslash counting as a separator (`\.`), are refused by
   // urlFor and by the router alike (docs/security.md): a round trip exists only for the others.
   const noDotSegment = (s: string) => s.split(/[/\\]/).every((part) => part !== '.' && part !== '..');
   const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !s.includes('/') && noDotSegment(s));
