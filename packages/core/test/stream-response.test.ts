@@ -28,6 +28,8 @@ describe('res.stream()', () => {
   const reported: unknown[] = [];
   let current: ReturnType<typeof countingSource>;
   let generatorStarted = false;
+  let lateStarted = false;
+  let late: ReturnType<typeof countingSource> | undefined;
 
   beforeAll(async () => {
     app = new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
@@ -70,6 +72,13 @@ describe('res.stream()', () => {
       current = countingSource();
       res.stream(current.source);
       throw new Error('changed my mind');
+    });
+    app.get('/late', async (req, res) => {
+      lateStarted = true;
+      // Answers only once its client has gone: the response is closed before the body is piped.
+      await new Promise((resolve) => req.signal.addEventListener('abort', resolve, { once: true }));
+      late = countingSource();
+      return res.stream(late.source);
     });
     app.get('/not-a-stream', async (req, res) => res.stream(42 as never));
     port = await listenOnFreePort(app);
@@ -118,6 +127,15 @@ describe('res.stream()', () => {
     client.socket.destroy();
     await eventually(() => current.state.destroyed);
     expect(current.state.reads).toBeLessThan(TOTAL_CHUNKS / 4);
+    expect(reported).toEqual([]);
+  });
+
+  it('destroys a source answered after its client left, without reading it', async () => {
+    const client = openStream(port, '/late');
+    await eventually(() => lateStarted);
+    client.socket.destroy();
+    await eventually(() => late?.state.destroyed === true);
+    expect(late?.state.reads).toBe(0);
     expect(reported).toEqual([]);
   });
 
