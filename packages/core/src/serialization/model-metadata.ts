@@ -1,15 +1,14 @@
 /**
  * The one module of serialization/ that reads decorator metadata. Everything it needs from
- * class-validator and class-transformer comes through `validation/metadata.ts` (or, for the
+ * class-validator and class-transformer comes through `validation/class-validator/metadata.ts` (or, for the
  * class-transformer facts that file does not offer yet, that library's store reached through
  * `validation/libraries.ts`), so moving either file is a one-line fix here.
  */
-import 'reflect-metadata';
 import type { ExcludeMetadata } from 'class-transformer/types/interfaces/metadata/exclude-metadata.interface';
 import type { ExposeMetadata } from 'class-transformer/types/interfaces/metadata/expose-metadata.interface';
 import { TernError } from '../errors/tern-error';
 import { classTransformerStorage } from '../validation/libraries';
-import { typeMetadataOf, validationMetadatas, validationTypes } from '../validation/class-validator/metadata';
+import { classChain, declaredTypeOf, designTypeOf, validationMetadatas, validationTypes } from '../validation/class-validator/metadata';
 
 /** What the response filter needs to know about one declared property of a model. */
 export interface DeclaredProperty {
@@ -66,7 +65,7 @@ export function declaredModel(model: Function): DeclaredModel {
     seen.add(name);
   };
   const rules = validationMetadatas(model);
-  for (const cls of ancestry(model)) {
+  for (const cls of classChain(model)) {
     for (const rule of rules) if (rule.target === cls) add(rule.propertyName);
     for (const meta of store.getExposedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
     for (const meta of store.getExcludedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
@@ -78,13 +77,14 @@ export function declaredModel(model: Function): DeclaredModel {
     const expose = store.findExposeMetadata(model, name);
     const exposeOptions = expose && appliesToOutput(expose.options) ? expose.options : undefined;
     const exclude = store.findExcludeMetadata(model, name);
-    const designType = asFunction(Reflect.getMetadata('design:type', model.prototype, name));
+    const designType = designTypeOf(model, name);
     return {
       name,
       outputName: exposeOptions?.name ?? name,
       hidden: (exclude !== undefined && appliesToOutput(exclude.options)) || (expose?.options?.groups?.length ?? 0) > 0,
       exposed: exposeOptions !== undefined,
-      nestedClass: typeTarget(model, name) ?? (nested.has(name) ? designType : undefined),
+      // A `@Type` thunk that throws without its argument has no target: the design type is used then.
+      nestedClass: declaredTypeOf(model, name) ?? (nested.has(name) ? designType : undefined),
       designType,
     };
   });
@@ -108,32 +108,4 @@ function transformerStore(): TransformerStoreInternals {
 /** `toClassOnly` options describe reading a request, not writing a response. */
 function appliesToOutput(options: { toClassOnly?: boolean; toPlainOnly?: boolean } | undefined): boolean {
   return !(options?.toClassOnly === true && options.toPlainOnly !== true);
-}
-
-/**
- * The `@Type(() => X)` target. A thunk that reads its argument (to pick a class per value) may
- * throw without one; the design type is used then.
- */
-function typeTarget(model: Function, name: string): Function | undefined {
-  const meta = typeMetadataOf(model, name);
-  if (!meta) return undefined;
-  try {
-    return asFunction(meta.typeFunction());
-  } catch {
-    return undefined;
-  }
-}
-
-/** The class chain from the root ancestor down to `model`. */
-function ancestry(model: Function): Function[] {
-  const chain: Function[] = [];
-  for (let cls: unknown = model; typeof cls === 'function' && cls !== Function.prototype; ) {
-    chain.unshift(cls);
-    cls = Object.getPrototypeOf(cls);
-  }
-  return chain;
-}
-
-function asFunction(value: unknown): Function | undefined {
-  return typeof value === 'function' ? value : undefined;
 }

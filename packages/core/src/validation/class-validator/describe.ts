@@ -4,10 +4,9 @@
  * its JSON Schema keywords from the constraint table. The schema builder never sees
  * class-validator's storage.
  */
-import 'reflect-metadata';
 import type { ModelClass, ModelDescription, PropertyDescription, RuleDescription } from '../model-compiler';
 import { constraintNamed } from './constraints';
-import { typeMetadataOf, validationMetadatas, validationTypes, type ValidationMeta } from './metadata';
+import { classChain, declaredTypeOf, designTypeOf, validationMetadatas, validationTypes, type ValidationMeta } from './metadata';
 
 /**
  * The validated properties of a model, parents' fields included, ordered from the root ancestor
@@ -36,8 +35,8 @@ function describeProperty(model: ModelClass, name: string, metas: ValidationMeta
     rules: metas.filter((m) => m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION).map(describeRule),
     optional: conditions.length > 0,
     nullable: conditions.some((m) => m.name === 'isOptional'),
-    designType: asFunction(Reflect.getMetadata('design:type', model.prototype, name)),
-    declaredType: declaredType(model, name),
+    designType: designTypeOf(model, name),
+    declaredType: declaredTypeOf(model, name),
   };
 }
 
@@ -64,38 +63,10 @@ function describeRule(meta: ValidationMeta): RuleDescription {
  */
 function declarationOrder(model: Function): string[] {
   const names = new Set<string>();
-  for (const cls of ancestry(model)) {
+  for (const cls of classChain(model)) {
     for (const meta of validationMetadatas(cls)) {
       if (meta.target === cls) names.add(meta.propertyName);
     }
   }
   return [...names];
-}
-
-/** The class chain from the root ancestor down to `model`. */
-function ancestry(model: Function): Function[] {
-  const chain: Function[] = [];
-  for (let cls: unknown = model; typeof cls === 'function' && cls !== Function.prototype; ) {
-    chain.unshift(cls);
-    cls = Object.getPrototypeOf(cls);
-  }
-  return chain;
-}
-
-/**
- * The `@Type(() => X)` target. The thunk may read its `TypeHelpOptions` argument to pick a type
- * per object; with no object at hand it can throw, and then the design type has to do.
- */
-function declaredType(model: Function, name: string): Function | undefined {
-  const meta = typeMetadataOf(model, name);
-  if (!meta) return undefined;
-  try {
-    return asFunction(meta.typeFunction());
-  } catch {
-    return undefined;
-  }
-}
-
-function asFunction(value: unknown): Function | undefined {
-  return typeof value === 'function' ? value : undefined;
 }

@@ -3,6 +3,7 @@
  * class-transformer's metadata stores, so a change in either library's internals is handled (or
  * detected) here.
  */
+import 'reflect-metadata';
 import type { MetadataStorage, ValidationTypes } from 'class-validator';
 import type { ExcludeMetadata, ExposeMetadata, TransformMetadata, TypeMetadata } from 'class-transformer';
 import { classTransformerStorage, classValidator } from '../libraries';
@@ -33,22 +34,41 @@ export function groupByProperty(metas: ValidationMeta[]): Array<[string, Validat
   return Object.keys(grouped).map((key) => [key, grouped[key]]);
 }
 
-/** class-transformer's `@Type(() => X)` record for one property, nearest declaration first. */
-export function typeMetadataOf(cls: Function, property: string): TypeMetadata | undefined {
-  return classTransformerStorage().findTypeMetadata(cls, property);
+/**
+ * The class of a property's `@Type(() => X)` (nearest declaration first). The thunk may read its
+ * `TypeHelpOptions` argument to pick a type per object; with no object at hand it can throw, and
+ * then there is no declared type (callers use the design type).
+ */
+export function declaredTypeOf(cls: Function, property: string): Function | undefined {
+  const meta = classTransformerStorage().findTypeMetadata(cls, property);
+  if (!meta) return undefined;
+  try {
+    return asFunction(meta.typeFunction());
+  } catch {
+    return undefined;
+  }
+}
+
+/** What TypeScript emitted as the property's `design:type` (`Array` for lists). */
+export function designTypeOf(cls: Function, property: string): Function | undefined {
+  return asFunction(Reflect.getMetadata('design:type', cls.prototype, property));
+}
+
+function asFunction(value: unknown): Function | undefined {
+  return typeof value === 'function' ? value : undefined;
 }
 
 export function constraintsOf(meta: ValidationMeta): ConstraintMeta[] {
   return classValidator().getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls);
 }
 
-/** Ancestors as class-transformer computes them (nearest first). */
-function ancestors(cls: Function): Function[] {
-  const out: Function[] = [];
+/** The class chain from the root ancestor down to `cls` (class-transformer's ancestors, reversed, then `cls`). */
+export function classChain(cls: Function): Function[] {
+  const chain: Function[] = [cls];
   for (let base = Object.getPrototypeOf(cls); base && base.prototype !== undefined; base = Object.getPrototypeOf(base)) {
-    out.push(base);
+    chain.unshift(base);
   }
-  return out;
+  return chain;
 }
 
 type PerClass<V> = Map<Function, Map<string | undefined, V>>;
@@ -82,7 +102,7 @@ export function transformerFacts(cls: Function): TransformerFacts {
   if (transformer.getExposedMetadatas(cls).length > 0) unsupported.push('@Expose');
   if (transformer.getExcludedMetadatas(cls).length > 0) unsupported.push('@Exclude');
   // Farthest ancestor first, so a nearer declaration overwrites a farther one.
-  for (const owner of [...ancestors(cls).reverse(), cls]) {
+  for (const owner of classChain(cls)) {
     const transforms = internals._transformMetadatas.get(owner);
     if (transforms && transforms.size > 0) unsupported.push(`@Transform on ${owner.name}`);
     const typed = internals._typeMetadatas.get(owner);
@@ -123,7 +143,7 @@ export function transformerRecords(cls: Function): TransformerRecords {
   if (!(types instanceof Map && exposes instanceof Map && excludes instanceof Map && transforms instanceof Map)) {
     throw new Error('class-transformer metadata storage has an unknown layout');
   }
-  const chain = [...ancestors(cls).reverse(), cls]; // farthest first: nearer declarations overwrite
+  const chain = classChain(cls); // farthest first: nearer declarations overwrite
   const records: TransformerRecords = { types: new Map(), exposes: new Map(), excludes: new Map(), transforms: new Map() };
   for (const owner of chain) {
     const own = owner === cls;
@@ -136,7 +156,7 @@ export function transformerRecords(cls: Function): TransformerRecords {
   const keys = new Set(chain.flatMap((owner) => [...(transforms.get(owner)?.keys() ?? [])]));
   for (const key of keys) {
     if (key === undefined) continue;
-    const inherited = ancestors(cls).flatMap((owner) => transforms.get(owner)?.get(key) ?? []);
+    const inherited = chain.slice(0, -1).reverse().flatMap((owner) => transforms.get(owner)?.get(key) ?? []);
     const applied = [...inherited.reverse(), ...[...(transforms.get(cls)?.get(key) ?? [])].reverse()];
     if (applied.length > 0) records.transforms.set(key, applied);
   }
