@@ -1,14 +1,19 @@
 /**
  * The one module of serialization/ that reads decorator metadata. Everything it needs from
- * class-validator and class-transformer comes through `validation/class-validator/metadata.ts` (or, for the
- * class-transformer facts that file does not offer yet, that library's store reached through
- * `validation/libraries.ts`), so moving either file is a one-line fix here.
+ * class-validator and class-transformer comes through `validation/class-validator/metadata.ts`
+ * (which alone knows class-transformer's private maps), or through the public lookups of that
+ * library's store (`validation/libraries.ts`), so moving either file is a one-line fix here.
  */
-import type { ExcludeMetadata } from 'class-transformer/types/interfaces/metadata/exclude-metadata.interface';
-import type { ExposeMetadata } from 'class-transformer/types/interfaces/metadata/expose-metadata.interface';
 import { TernError } from '../errors/tern-error';
 import { classTransformerStorage } from '../validation/libraries';
-import { classChain, declaredTypeOf, designTypeOf, validationMetadatas, validationTypes } from '../validation/class-validator/metadata';
+import {
+  classChain,
+  declaredTypeOf,
+  designTypeOf,
+  ownTransformerProperties,
+  validationMetadatas,
+  validationTypes,
+} from '../validation/class-validator/metadata';
 
 /** What the response filter needs to know about one declared property of a model. */
 export interface DeclaredProperty {
@@ -33,19 +38,6 @@ export interface DeclaredModel {
   readonly exposedOnly: boolean;
 }
 
-type PerClass<V> = Map<Function, Map<string | undefined, V>>;
-
-/** class-transformer keeps the per-class property lists in fields its public API does not list. */
-interface TransformerStoreInternals {
-  _typeMetadatas?: PerClass<unknown>;
-  _transformMetadatas?: PerClass<unknown>;
-  getStrategy(target: Function): 'excludeAll' | 'exposeAll' | 'none';
-  getExposedMetadatas(target: Function): ExposeMetadata[];
-  getExcludedMetadatas(target: Function): ExcludeMetadata[];
-  findExposeMetadata(target: Function, propertyName: string): ExposeMetadata | undefined;
-  findExcludeMetadata(target: Function, propertyName: string): ExcludeMetadata | undefined;
-}
-
 /**
  * Every property of `model` that carries a class-validator or class-transformer decorator, its
  * ancestors' first. Within one class, validated properties come in source order, then those
@@ -55,25 +47,16 @@ interface TransformerStoreInternals {
  * declaredModel(UserDto).properties.map((p) => p.outputName); // ['id', 'email', 'created_at']
  */
 export function declaredModel(model: Function): DeclaredModel {
-  const store = transformerStore();
+  const store = classTransformerStorage();
   const types = validationTypes();
-  const names: string[] = [];
-  const seen = new Set<string>();
-  const add = (name: unknown) => {
-    if (typeof name !== 'string' || seen.has(name)) return;
-    names.push(name);
-    seen.add(name);
-  };
+  const names = new Set<string>();
   const rules = validationMetadatas(model);
   for (const cls of classChain(model)) {
-    for (const rule of rules) if (rule.target === cls) add(rule.propertyName);
-    for (const meta of store.getExposedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
-    for (const meta of store.getExcludedMetadatas(cls)) if (meta.target === cls) add(meta.propertyName);
-    for (const name of store._typeMetadatas?.get(cls)?.keys() ?? []) add(name);
-    for (const name of store._transformMetadatas?.get(cls)?.keys() ?? []) add(name);
+    for (const rule of rules) if (rule.target === cls) names.add(rule.propertyName);
+    for (const name of transformerPropertiesOf(cls)) names.add(name);
   }
   const nested = new Set(rules.filter((r) => r.type === types.NESTED_VALIDATION).map((r) => r.propertyName));
-  const properties = names.map((name): DeclaredProperty => {
+  const properties = [...names].map((name): DeclaredProperty => {
     const expose = store.findExposeMetadata(model, name);
     const exposeOptions = expose && appliesToOutput(expose.options) ? expose.options : undefined;
     const exclude = store.findExcludeMetadata(model, name);
@@ -91,18 +74,18 @@ export function declaredModel(model: Function): DeclaredModel {
   return { properties, exposedOnly: store.getStrategy(model) === 'excludeAll' };
 }
 
-/** The store, checked once for the fields that list `@Type`/`@Transform`-only properties. */
-function transformerStore(): TransformerStoreInternals {
-  const store = classTransformerStorage() as unknown as TransformerStoreInternals;
-  if (!(store._typeMetadatas instanceof Map) || !(store._transformMetadatas instanceof Map)) {
-    // Without them a property decorated only with @Type or @Transform would silently vanish
-    // from every response: refuse at startup instead.
+/** `cls`'s own class-transformer properties; refused at startup when they cannot be listed. */
+function transformerPropertiesOf(cls: Function): string[] {
+  const names = ownTransformerProperties(cls);
+  // Without them a property decorated only with @Type or @Transform would silently vanish
+  // from every response: refuse at startup instead.
+  if (!names) {
     throw new TernError(
       'TERN_INVALID_RESPONSE_MODEL',
       'This class-transformer release stores its metadata differently: response models cannot be read',
     );
   }
-  return store;
+  return names;
 }
 
 /** `toClassOnly` options describe reading a request, not writing a response. */

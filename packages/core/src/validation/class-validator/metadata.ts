@@ -73,10 +73,37 @@ export function classChain(cls: Function): Function[] {
 
 type PerClass<V> = Map<Function, Map<string | undefined, V>>;
 interface TransformerInternals {
-  _typeMetadatas?: PerClass<TypeMetadata>;
-  _transformMetadatas?: PerClass<TransformMetadata[]>;
-  _exposeMetadatas?: PerClass<ExposeMetadata>;
-  _excludeMetadatas?: PerClass<ExcludeMetadata>;
+  readonly types: PerClass<TypeMetadata>;
+  readonly transforms: PerClass<TransformMetadata[]>;
+  readonly exposes: PerClass<ExposeMetadata>;
+  readonly excludes: PerClass<ExcludeMetadata>;
+}
+
+/**
+ * class-transformer's per-class maps, which its public API does not list (nothing there
+ * enumerates the properties of a class that carry only `@Type` or `@Transform`); undefined when a
+ * release stores them differently.
+ */
+function transformerInternals(): TransformerInternals | undefined {
+  const store = classTransformerStorage() as unknown as Partial<Record<string, unknown>>;
+  const { _typeMetadatas: types, _transformMetadatas: transforms, _exposeMetadatas: exposes, _excludeMetadatas: excludes } = store;
+  if (!(types instanceof Map && transforms instanceof Map && exposes instanceof Map && excludes instanceof Map)) return undefined;
+  return { types, transforms, exposes, excludes } as TransformerInternals;
+}
+
+/**
+ * The properties `cls` itself (not an ancestor) decorates for class-transformer, in the order
+ * `@Expose`, `@Exclude`, `@Type`, `@Transform`, each name once; undefined when class-transformer's
+ * store has an unknown layout, so that such properties cannot be listed.
+ */
+export function ownTransformerProperties(cls: Function): string[] | undefined {
+  const internals = transformerInternals();
+  if (!internals) return undefined;
+  const names = new Set<string>();
+  for (const map of [internals.exposes, internals.excludes, internals.types, internals.transforms]) {
+    for (const key of map.get(cls)?.keys() ?? []) if (key !== undefined) names.add(key);
+  }
+  return [...names];
 }
 
 /** What class-transformer would do with the properties of `cls` when turning plain data into it. */
@@ -91,10 +118,10 @@ export function transformerFacts(cls: Function): TransformerFacts {
   const unsupported: string[] = [];
   const types = new Map<string, TypeMetadata>();
   const transformer = classTransformerStorage();
-  const internals = transformer as unknown as TransformerInternals;
+  const internals = transformerInternals();
   // Enumerating every decorated property needs the private maps; if a release renames them we
   // cannot tell what is decorated, so every model falls back rather than guess.
-  if (!(internals._typeMetadatas instanceof Map) || !(internals._transformMetadatas instanceof Map)) {
+  if (!internals) {
     unsupported.push('class-transformer metadata storage has an unknown layout');
     return { types, unsupported };
   }
@@ -103,9 +130,9 @@ export function transformerFacts(cls: Function): TransformerFacts {
   if (transformer.getExcludedMetadatas(cls).length > 0) unsupported.push('@Exclude');
   // Farthest ancestor first, so a nearer declaration overwrites a farther one.
   for (const owner of classChain(cls)) {
-    const transforms = internals._transformMetadatas.get(owner);
+    const transforms = internals.transforms.get(owner);
     if (transforms && transforms.size > 0) unsupported.push(`@Transform on ${owner.name}`);
-    const typed = internals._typeMetadatas.get(owner);
+    const typed = internals.types.get(owner);
     if (typed) for (const [key, meta] of typed) if (key !== undefined) types.set(key, meta);
   }
   return { types, unsupported };
@@ -138,11 +165,9 @@ export interface TransformerRecords {
 
 /** Reads `cls`'s {@link TransformerRecords}; throws when class-transformer's store has an unknown layout. */
 export function transformerRecords(cls: Function): TransformerRecords {
-  const internals = classTransformerStorage() as unknown as TransformerInternals;
-  const { _typeMetadatas: types, _exposeMetadatas: exposes, _excludeMetadatas: excludes, _transformMetadatas: transforms } = internals;
-  if (!(types instanceof Map && exposes instanceof Map && excludes instanceof Map && transforms instanceof Map)) {
-    throw new Error('class-transformer metadata storage has an unknown layout');
-  }
+  const internals = transformerInternals();
+  if (!internals) throw new Error('class-transformer metadata storage has an unknown layout');
+  const { types, exposes, excludes, transforms } = internals;
   const chain = classChain(cls); // farthest first: nearer declarations overwrite
   const records: TransformerRecords = { types: new Map(), exposes: new Map(), excludes: new Map(), transforms: new Map() };
   for (const owner of chain) {
