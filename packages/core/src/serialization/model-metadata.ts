@@ -1,16 +1,15 @@
 /**
  * The one module of serialization/ that reads decorator metadata. Everything it needs from
- * class-validator and class-transformer comes through `validation/class-validator/metadata.ts`
- * (which alone knows class-transformer's private maps), or through the public lookups of that
- * library's store (`validation/libraries.ts`), so moving either file is a one-line fix here.
+ * class-validator and class-transformer comes through `validation/class-validator/metadata.ts`,
+ * so a change in either library's store is handled there.
  */
 import { TernError } from '../errors/tern-error';
-import { classTransformerStorage } from '../validation/libraries';
 import {
   classChain,
   declaredTypeOf,
   designTypeOf,
   ownTransformerProperties,
+  transformerRecords,
   validationMetadatas,
   validationTypes,
 } from '../validation/class-validator/metadata';
@@ -47,19 +46,19 @@ export interface DeclaredModel {
  * declaredModel(UserDto).properties.map((p) => p.outputName); // ['id', 'email', 'created_at']
  */
 export function declaredModel(model: Function): DeclaredModel {
-  const store = classTransformerStorage();
+  const { exposes, excludes } = readable(() => transformerRecords(model));
   const types = validationTypes();
   const names = new Set<string>();
   const rules = validationMetadatas(model);
   for (const cls of classChain(model)) {
     for (const rule of rules) if (rule.target === cls) names.add(rule.propertyName);
-    for (const name of transformerPropertiesOf(cls)) names.add(name);
+    for (const name of readable(() => ownTransformerProperties(cls))) names.add(name);
   }
   const nested = new Set(rules.filter((r) => r.type === types.NESTED_VALIDATION).map((r) => r.propertyName));
   const properties = [...names].map((name): DeclaredProperty => {
-    const expose = store.findExposeMetadata(model, name);
+    const expose = exposes.get(name);
     const exposeOptions = expose && appliesToOutput(expose.options) ? expose.options : undefined;
-    const exclude = store.findExcludeMetadata(model, name);
+    const exclude = excludes.get(name);
     const designType = designTypeOf(model, name);
     return {
       name,
@@ -71,21 +70,25 @@ export function declaredModel(model: Function): DeclaredModel {
       designType,
     };
   });
-  return { properties, exposedOnly: store.getStrategy(model) === 'excludeAll' };
+  // class-transformer's `excludeAll` strategy: the class's own class-level @Exclude() without @Expose().
+  return { properties, exposedOnly: excludes.has(undefined) && !exposes.has(undefined) };
 }
 
-/** `cls`'s own class-transformer properties; refused at startup when they cannot be listed. */
-function transformerPropertiesOf(cls: Function): string[] {
-  const names = ownTransformerProperties(cls);
-  // Without them a property decorated only with @Type or @Transform would silently vanish
-  // from every response: refuse at startup instead.
-  if (!names) {
+/**
+ * `read()`, from class-transformer's store. Where a release stores its metadata differently, a
+ * property decorated only with @Type or @Transform would silently vanish from every response:
+ * refuse at startup instead.
+ */
+function readable<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
     throw new TernError(
       'TERN_INVALID_RESPONSE_MODEL',
       'This class-transformer release stores its metadata differently: response models cannot be read',
+      { cause: error },
     );
   }
-  return names;
 }
 
 /** `toClassOnly` options describe reading a request, not writing a response. */

@@ -71,6 +71,8 @@ export function classChain(cls: Function): Function[] {
   return chain;
 }
 
+const UNKNOWN_LAYOUT = 'class-transformer metadata storage has an unknown layout';
+
 type PerClass<V> = Map<Function, Map<string | undefined, V>>;
 interface TransformerInternals {
   readonly types: PerClass<TypeMetadata>;
@@ -93,12 +95,12 @@ function transformerInternals(): TransformerInternals | undefined {
 
 /**
  * The properties `cls` itself (not an ancestor) decorates for class-transformer, in the order
- * `@Expose`, `@Exclude`, `@Type`, `@Transform`, each name once; undefined when class-transformer's
- * store has an unknown layout, so that such properties cannot be listed.
+ * `@Expose`, `@Exclude`, `@Type`, `@Transform`, each name once; throws when class-transformer's
+ * store has an unknown layout.
  */
-export function ownTransformerProperties(cls: Function): string[] | undefined {
+export function ownTransformerProperties(cls: Function): string[] {
   const internals = transformerInternals();
-  if (!internals) return undefined;
+  if (!internals) throw new Error(UNKNOWN_LAYOUT);
   const names = new Set<string>();
   for (const map of [internals.exposes, internals.excludes, internals.types, internals.transforms]) {
     for (const key of map.get(cls)?.keys() ?? []) if (key !== undefined) names.add(key);
@@ -122,7 +124,7 @@ export function transformerFacts(cls: Function): TransformerFacts {
   // Enumerating every decorated property needs the private maps; if a release renames them we
   // cannot tell what is decorated, so every model falls back rather than guess.
   if (!internals) {
-    unsupported.push('class-transformer metadata storage has an unknown layout');
+    unsupported.push(UNKNOWN_LAYOUT);
     return { types, unsupported };
   }
   if (transformer.getStrategy(cls) !== 'none') unsupported.push('class-level @Expose/@Exclude');
@@ -166,7 +168,7 @@ export interface TransformerRecords {
 /** Reads `cls`'s {@link TransformerRecords}; throws when class-transformer's store has an unknown layout. */
 export function transformerRecords(cls: Function): TransformerRecords {
   const internals = transformerInternals();
-  if (!internals) throw new Error('class-transformer metadata storage has an unknown layout');
+  if (!internals) throw new Error(UNKNOWN_LAYOUT);
   const { types, exposes, excludes, transforms } = internals;
   const chain = classChain(cls); // farthest first: nearer declarations overwrite
   const records: TransformerRecords = { types: new Map(), exposes: new Map(), excludes: new Map(), transforms: new Map() };
