@@ -7,7 +7,7 @@
  */
 import { TernError } from '../errors/tern-error';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
-import { declaredModel } from './model-metadata';
+import { declaredModel, type DeclaredModel } from './model-metadata';
 
 /** A value written as `JSON.stringify` writes it. */
 export interface AnyPlan {
@@ -83,19 +83,16 @@ class Planner {
    */
   private classPlan(cls: unknown): ValuePlan {
     if (!isModelClass(cls)) return ANY;
-    if (!this.models.has(cls)) {
-      const { properties, exposedOnly } = declaredModel(cls);
-      if (properties.length === 0 && !exposedOnly) return ANY;
-    }
-    return this.model(cls);
-  }
-
-  private model(cls: Function): ObjectPlan {
     const known = this.models.get(cls);
     if (known) return known;
+    const declared = declaredModel(cls);
+    if (declared.properties.length === 0 && !declared.exposedOnly) return ANY;
+    return this.model(cls, declared);
+  }
+
+  private model(cls: Function, { properties, exposedOnly }: DeclaredModel): ObjectPlan {
     const plan: ObjectPlan = { kind: 'object', label: cls.name || 'Model', fields: [] };
     this.models.set(cls, plan);
-    const { properties, exposedOnly } = declaredModel(cls);
     const written = new Map<string, string>();
     for (const property of properties) {
       if (property.hidden || (exposedOnly && !property.exposed)) continue;
