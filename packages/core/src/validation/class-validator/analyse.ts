@@ -52,7 +52,7 @@ export function plainObjectPlan(): ClassPlan {
 
 /** `plan` and every class its `@Type`s reach, plus the plain-object plan untyped values use. */
 export function reachablePlans(plan: ClassPlan): Set<ClassPlan> {
-  const seen = new Set<ClassPlan>([planFor(Object)]);
+  const seen = new Set<ClassPlan>([plainObjectPlan()]);
   const stack = [plan];
   while (stack.length > 0) {
     const next = stack.pop()!;

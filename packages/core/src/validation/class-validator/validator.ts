@@ -16,7 +16,7 @@ import {
   type ValidationIssue,
   type ValidationResult,
 } from '../types';
-import { nativeReasons, planFor, plainObjectPlan, reachablePlans } from './analyse';
+import { nativeReasons, planFor, reachablePlans } from './analyse';
 import type { Engine } from './engine';
 import { compileFallback } from './fallback';
 import type { BuildContext, Run } from './plan';
@@ -33,10 +33,10 @@ export function compileValidator<T extends object>(model: ModelClass<T>, options
   const reasons = [...new Set(nativeReasons(plan))];
   if (reasons.length > 0) return withFacts(fallback, false, reasons);
 
-  // Every class the model can reach is compiled now, so a request never pays for it.
+  // Every class the model can reach (the plain-object plan included) is compiled now, so a
+  // request never pays for it.
   for (const reached of reachablePlans(plan)) engine.ensureCompiled(reached);
   const { build, check } = engine.ensureCompiled(plan);
-  engine.ensureCompiled(plainObjectPlan());
   const { whitelist, forbidNonWhitelisted, maxDepth, maxIssues, maxKeys } = resolved;
   const resolve = engine.ensureCompiled;
   const cx: BuildContext = { maxDepth, maxKeys, resolve };
