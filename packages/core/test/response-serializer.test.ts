@@ -13,6 +13,7 @@ import { Allow, IsArray, IsBoolean, IsDate, IsEmail, IsInt, IsNumber, IsObject, 
 import { Exclude, Expose, Transform, Type } from 'class-transformer';
 import { TernError } from '../src/errors/tern-error';
 import { compileResponseSerializer, compileResponseSerializers, type ResponseSerializer } from '../src/serialization/compile';
+import { defaultModelCompiler } from '../src/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Models
@@ -404,6 +405,19 @@ describe('responses by contract', () => {
     expect(serializer.serialize({ address, settings: address })).toBe(
       '{"address":{"city":"Oslo"},"settings":{"city":"Oslo","street":"not declared"}}',
     );
+  });
+
+  it('writes a property a subclass re-declares at its ancestor\'s place, as the OpenAPI schema lists it', () => {
+    class Named {
+      @IsString() name: string;
+      @IsString() note: string;
+    }
+    class Renamed extends Named {
+      @IsString() declare name: string;
+    }
+    const entity = Object.assign(new Renamed(), { name: 'Ada', note: 'x' });
+    expect((compileResponseSerializer(Renamed) as ResponseSerializer).serialize(entity)).toBe(JSON.stringify(entity));
+    expect(defaultModelCompiler.describe(Renamed).properties.map((p) => p.name)).toEqual(['name', 'note']);
   });
 
   it('writes a value that is not of the declared shape as JSON.stringify would', () => {

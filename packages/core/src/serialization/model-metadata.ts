@@ -9,6 +9,7 @@ import {
   declaredTypeOf,
   designTypeOf,
   ownTransformerProperties,
+  ownValidatedProperties,
   transformerRecords,
   validationMetadatas,
   validationTypes,
@@ -39,22 +40,22 @@ export interface DeclaredModel {
 
 /**
  * Every property of `model` that carries a class-validator or class-transformer decorator, its
- * ancestors' first. Within one class, validated properties come in source order, then those
- * that only class-transformer knows (the two stores cannot be interleaved more precisely).
+ * ancestors' first (a re-declared property at its ancestor's place, as in the OpenAPI schema).
+ * Within one class, validated properties come in source order, then those that only
+ * class-transformer knows (the two stores cannot be interleaved more precisely).
  *
  * @example
  * declaredModel(UserDto).properties.map((p) => p.outputName); // ['id', 'email', 'created_at']
  */
 export function declaredModel(model: Function): DeclaredModel {
   const { exposes, excludes } = readable(() => transformerRecords(model));
-  const types = validationTypes();
   const names = new Set<string>();
-  const rules = validationMetadatas(model);
   for (const cls of classChain(model)) {
-    for (const rule of rules) if (rule.target === cls) names.add(rule.propertyName);
+    for (const name of ownValidatedProperties(cls)) names.add(name);
     for (const name of readable(() => ownTransformerProperties(cls))) names.add(name);
   }
-  const nested = new Set(rules.filter((r) => r.type === types.NESTED_VALIDATION).map((r) => r.propertyName));
+  const { NESTED_VALIDATION } = validationTypes();
+  const nested = new Set(validationMetadatas(model).filter((r) => r.type === NESTED_VALIDATION).map((r) => r.propertyName));
   const properties = [...names].map((name): DeclaredProperty => {
     const expose = exposes.get(name);
     const exposeOptions = expose && appliesToOutput(expose.options) ? expose.options : undefined;

@@ -6,7 +6,15 @@
  */
 import type { ModelClass, ModelDescription, PropertyDescription, RuleDescription } from '../model-compiler';
 import { constraintNamed } from './constraints';
-import { classChain, declaredTypeOf, designTypeOf, validationMetadatas, validationTypes, type ValidationMeta } from './metadata';
+import {
+  classChain,
+  declaredTypeOf,
+  designTypeOf,
+  ownValidatedProperties,
+  validationMetadatas,
+  validationTypes,
+  type ValidationMeta,
+} from './metadata';
 
 /**
  * The validated properties of a model, parents' fields included, ordered from the root ancestor
@@ -57,16 +65,7 @@ function describeRule(meta: ValidationMeta): RuleDescription {
   };
 }
 
-/**
- * Property names in source order, root ancestor first. Decorators on one property run bottom
- * up, but properties register top to bottom, so first appearance follows the source.
- */
+/** Validated property names, root ancestor first, each class's in source order. */
 function declarationOrder(model: Function): string[] {
-  const names = new Set<string>();
-  for (const cls of classChain(model)) {
-    for (const meta of validationMetadatas(cls)) {
-      if (meta.target === cls) names.add(meta.propertyName);
-    }
-  }
-  return [...names];
+  return [...new Set(classChain(model).flatMap((cls) => ownValidatedProperties(cls)))];
 }

@@ -25,6 +25,18 @@ export function validationMetadatas(cls: Function): ValidationMeta[] {
 }
 
 /**
+ * The properties `cls` itself (not an ancestor) gives class-validator rules, in source order:
+ * decorators on one property run bottom up, but properties register top to bottom, so first
+ * appearance follows the source. Walking `classChain(model)` with this lists a model's validated
+ * properties root ancestor first, a re-declared property at its ancestor's place.
+ */
+export function ownValidatedProperties(cls: Function): string[] {
+  const names = new Set<string>();
+  for (const meta of validationMetadatas(cls)) if (meta.target === cls) names.add(meta.propertyName);
+  return [...names];
+}
+
+/**
  * Rules grouped by property, in the order class-validator visits them: it groups into a plain
  * object and walks `Object.keys`, so integer-like names come first.
  */
