@@ -210,7 +210,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   }
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
   for (const [status, shape] of Object.entries(declared)) {
-    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
+    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
     }
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
