@@ -18,7 +18,6 @@ import type { ControllerResolver, ScanOptions } from './controllers/scanner';
 import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
-import { validateSecurityRequirements } from './openapi/security';
 import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
 import { ExceptionHandlers } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
@@ -92,10 +91,9 @@ export function compileRoutes(declarations: readonly Declaration[], parts: AppPa
 
 /**
  * Tern's own routes (OpenAPI document, docs pages), built from the user's routes. Security
- * requirements are checked even when no document is served: a typo fails startup.
+ * requirements are checked there even when no document is served: a typo fails startup.
  */
 function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
-  validateSecurityRequirements(routes, parts.openapiConfig);
   return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler });
 }
 

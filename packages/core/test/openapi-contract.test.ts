@@ -240,14 +240,17 @@ describe('content types', () => {
 
 describe('info, tags, externalDocs and servers', () => {
   it("takes all of OpenAPI's info and lists every tag once, declared ones first", async () => {
+    const info = {
+      title: 'Notes',
+      version: '1.0.0',
+      summary: 'Notes for everyone',
+      termsOfService: 'https://example.org/terms',
+      contact: { name: 'API team', email: 'api@example.org' },
+      license: { name: 'MIT', identifier: 'MIT' },
+    };
     const app = new TernApp({
       openapi: {
-        title: 'Notes',
-        version: '1.0.0',
-        summary: 'Notes for everyone',
-        termsOfService: 'https://example.org/terms',
-        contact: { name: 'API team', email: 'api@example.org' },
-        license: { name: 'MIT', identifier: 'MIT' },
+        ...info,
         servers: [{ url: 'https://{region}.example.org', variables: { region: { default: 'eu', enum: ['eu', 'us'] } } }],
         tags: [{ name: 'notes', description: 'Writing things down', externalDocs: { url: 'https://example.org/notes' } }, { name: 'unused' }],
         externalDocs: { url: 'https://example.org/docs', description: 'Guides' },
@@ -256,14 +259,7 @@ describe('info, tags, externalDocs and servers', () => {
     app.get('/admin', { tags: ['admin', 'notes'] }, ok);
     app.get('/notes', { tags: ['notes', 'public'] }, ok);
     const document = await documentOf(app);
-    expect(document.info).toEqual({
-      title: 'Notes',
-      version: '1.0.0',
-      summary: 'Notes for everyone',
-      termsOfService: 'https://example.org/terms',
-      contact: { name: 'API team', email: 'api@example.org' },
-      license: { name: 'MIT', identifier: 'MIT' },
-    });
+    expect(document.info).toEqual(info);
     expect(document.servers[0].variables.region.default).toBe('eu');
     expect(document.tags).toEqual([
       { name: 'notes', description: 'Writing things down', externalDocs: { url: 'https://example.org/notes' } },

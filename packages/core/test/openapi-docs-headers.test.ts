@@ -8,20 +8,15 @@ function appWith(openapi: OpenAPIOptions = {}): TernApp {
   return app;
 }
 
-/** The docs page's policy with `connect-src`/`media-src` set to `apis` and the given frame ancestors. */
-function pagePolicy(apis = "'self'", frameAncestors = "'none'"): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "style-src-elem 'self'",
-    "img-src 'self' data: blob:",
-    `connect-src ${apis}`,
-    `media-src ${apis}`,
-    "form-action 'self'",
-    "base-uri 'none'",
-    `frame-ancestors ${frameAncestors}`,
-  ].join('; ');
+/** The default policy of the Swagger UI page, as a browser receives it. */
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; style-src-elem 'self'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; media-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** A Content-Security-Policy header's directives by name, as a browser reads them. */
+function directives(policy: unknown): Record<string, string> {
+  const entries = String(policy).split(';').map((directive) => directive.trim().split(/\s+/));
+  return Object.fromEntries(entries.map(([name, ...sources]) => [name, sources.join(' ')]));
 }
 
 const REDIRECT_POLICY = "default-src 'none'; script-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -30,14 +25,14 @@ describe('security headers of the docs responses (defaults)', () => {
   it('sends the Swagger UI page with a policy that allows no inline script, no eval and no framing', async () => {
     const response = await appWith().inject('/docs');
     expect(response.statusCode).toBe(200);
-    expect(response.headers['content-security-policy']).toBe(pagePolicy());
+    expect(response.headers['content-security-policy']).toBe(PAGE_POLICY);
     expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('keeps the same headers on a HEAD of the page', async () => {
     const response = await appWith().inject({ method: 'HEAD', url: '/docs' });
-    expect(response.headers['content-security-policy']).toBe(pagePolicy());
+    expect(response.headers['content-security-policy']).toBe(PAGE_POLICY);
     expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
@@ -108,13 +103,15 @@ describe('what the docs page may connect to', () => {
       }),
     );
     const apis = "'self' https://api.example.com http://localhost:8080 https://login.example.com https://tokens.example.com https://refresh.example.com";
-    expect((await app.inject('/docs')).headers['content-security-policy']).toBe(pagePolicy(apis));
+    const policy = (await app.inject('/docs')).headers['content-security-policy'];
+    expect(directives(policy)).toEqual({ ...directives(PAGE_POLICY), 'connect-src': apis, 'media-src': apis });
   });
 
   it('adds docsConnectSrc after them', async () => {
     const app = appWith({ servers: [{ url: 'https://api.example.com' }], docsConnectSrc: ['https://*.eu.example.com', 'wss://events.example.com'] });
     const apis = "'self' https://api.example.com https://*.eu.example.com wss://events.example.com";
-    expect((await app.inject('/docs')).headers['content-security-policy']).toBe(pagePolicy(apis));
+    const policy = (await app.inject('/docs')).headers['content-security-policy'];
+    expect(directives(policy)).toEqual({ ...directives(PAGE_POLICY), 'connect-src': apis, 'media-src': apis });
   });
 });
 
@@ -122,16 +119,16 @@ describe('docsFrameAncestors', () => {
   it('lets named origins frame the pages, without X-Frame-Options (it cannot name them)', async () => {
     const app = appWith({ docsFrameAncestors: ["'self'", 'https://portal.example.com'] });
     const page = await app.inject('/docs');
-    expect(page.headers['content-security-policy']).toBe(pagePolicy("'self'", "'self' https://portal.example.com"));
+    expect(directives(page.headers['content-security-policy'])).toEqual({ ...directives(PAGE_POLICY), 'frame-ancestors': "'self' https://portal.example.com" });
     expect(page.headers['x-frame-options']).toBeUndefined();
     const redirect = await app.inject('/docs/oauth2-redirect.html');
-    expect(redirect.headers['content-security-policy']).toBe(REDIRECT_POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self' https://portal.example.com"));
+    expect(directives(redirect.headers['content-security-policy'])).toEqual({ ...directives(REDIRECT_POLICY), 'frame-ancestors': "'self' https://portal.example.com" });
     expect(redirect.headers['x-frame-options']).toBeUndefined();
   });
 
   it("sends X-Frame-Options: SAMEORIGIN for ['self'] alone", async () => {
     const page = await appWith({ docsFrameAncestors: ["'self'"] }).inject('/docs');
-    expect(page.headers['content-security-policy']).toBe(pagePolicy("'self'", "'self'"));
+    expect(directives(page.headers['content-security-policy'])).toEqual({ ...directives(PAGE_POLICY), 'frame-ancestors': "'self'" });
     expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 });

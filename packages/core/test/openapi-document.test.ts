@@ -386,6 +386,15 @@ describe('request bodies and responses', () => {
     expect(operation.responses['201']).toEqual({ description: 'Made' });
   });
 
+  it.each(['99', '600', '6XX', '2xx', 'ok'])("fails ready() on a responses key that is not a status code: '%s'", async (status) => {
+    const app = new TernApp();
+    app.get('/things', { responses: { [status]: { description: 'Odd' } } }, ok);
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_OPENAPI_METADATA',
+      message: `Route GET /things: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`,
+    });
+  });
+
   it('keeps a declared 422 and documents none where nothing can fail', async () => {
     const app = new TernApp();
     app.get('/a/{id:int}', { responses: { 422: { description: 'Mine' } } }, ok);

@@ -74,7 +74,7 @@ export function controllersProvider(controllers: readonly ControllerEntry[], opt
  * Turns controllers into one `Router` each. Throws a `TernError` that says how to fix the first
  * declaration that cannot work.
  */
-export function scanControllers(controllers: readonly ControllerEntry[], options: ScanOptions = {}): Router[] {
+function scanControllers(controllers: readonly ControllerEntry[], options: ScanOptions = {}): Router[] {
   if (!Array.isArray(controllers)) {
     throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers expects a list: registerControllers([UserController, new PostController(db)]).');
   }

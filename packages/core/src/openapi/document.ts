@@ -27,6 +27,7 @@ import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
 import { SchemaRegistry } from './schema';
+import { isPlainObject } from './schema/shapes';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
 import { manyKeysObject } from './many-keys';
@@ -210,7 +211,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   }
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
   for (const [status, shape] of Object.entries(declared)) {
-    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status) || (/^\d+$/.test(status) && Number(status) < 100)) {
+    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
     }
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
@@ -256,7 +257,7 @@ function response(schema: SchemaObject | ReferenceObject | undefined, descriptio
 /** `{ description }` gives its own text; otherwise the route's success status says 'Successful Response'. */
 function describeStatus(status: string, shape: unknown, successStatus: number): string {
   const own = (shape as { description?: unknown } | null)?.description;
-  if (typeof own === 'string' && isPlain(shape)) return own;
+  if (typeof own === 'string' && isPlainObject(shape)) return own;
   if (status === String(successStatus)) return 'Successful Response';
   return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
 }
@@ -303,12 +304,6 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
-}
-
-function isPlain(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {

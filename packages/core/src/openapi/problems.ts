@@ -9,7 +9,7 @@ import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } f
 import type { SecurityRequirement } from '../routing/types';
 import { OpenAPIDocumentError } from './errors';
 
-export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 const PROBLEM_PROPERTIES: Record<string, SchemaObject> = {
   type: { type: 'string', description: 'A URI reference naming the problem type; `about:blank` for plain HTTP statuses.' },
@@ -21,7 +21,7 @@ const PROBLEM_PROPERTIES: Record<string, SchemaObject> = {
 };
 
 /** What every framework-made error body is (errors/problem.ts). */
-export const PROBLEM_SCHEMA: SchemaObject = {
+const PROBLEM_SCHEMA: SchemaObject = {
   type: 'object',
   description: 'An RFC 9457 problem details object.',
   properties: PROBLEM_PROPERTIES,
@@ -29,7 +29,7 @@ export const PROBLEM_SCHEMA: SchemaObject = {
 };
 
 /** What Tern answers when a path value, a query value or a request body fails validation. */
-export const VALIDATION_PROBLEM_SCHEMA: SchemaObject = {
+const VALIDATION_PROBLEM_SCHEMA: SchemaObject = {
   type: 'object',
   description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
   properties: {

@@ -7,6 +7,7 @@ import type { OpenAPIConfig } from './config';
 import { docsHeaders, type DocsHeaders, type HeaderSet } from './docs-headers';
 import { ASSET_CACHE_CONTROL, oauth2RedirectHtml, swaggerUiAsset, swaggerUiHtml } from './docs-pages';
 import { buildOpenAPIDocument, type DocumentOptions } from './document';
+import { validateSecurityRequirements } from './security';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -15,10 +16,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * its assets under `${docsPath}/assets/` and the OAuth2 redirect page). The document and the
  * pages are built here, once, in `app.ready()`; a request only sends bytes already made.
  *
- * With `openapiPath: false` there is no document, so no docs page either.
+ * With `openapiPath: false` there is no document, so no docs page either; the routes' security
+ * requirements are still checked (building the document checks them otherwise): a typo fails
+ * startup whether or not a document is served.
  */
 export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): Declaration[] {
-  if (config.openapiPath === false) return [];
+  if (config.openapiPath === false) {
+    validateSecurityRequirements(routes, config);
+    return [];
+  }
   const openapiPath = config.openapiPath;
   const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config, options)));
   const headers = docsHeaders(config);

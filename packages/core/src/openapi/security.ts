@@ -2,6 +2,7 @@ import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { SecurityRequirementError } from './errors';
 import type { SecurityScheme } from './models';
+import { isPlainObject } from './schema/shapes';
 
 /**
  * Checks every route's `security` against the registered schemes, once, in `app.ready()`:
@@ -78,12 +79,6 @@ function invalid(message: string): SecurityRequirementError {
 
 function plural(word: string, items: unknown[]): string {
   return items.length === 1 ? word : `${word}s`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function kind(value: unknown): string {

@@ -1,5 +1,5 @@
 /** Longest path a 404/405 `detail` quotes; the full path is the problem's `instance` already. */
-export const DETAIL_PATH_CHARS = 200;
+const DETAIL_PATH_CHARS = 200;
 
 /**
  * The path as a 404/405 `detail` quotes it: cut after `DETAIL_PATH_CHARS` characters, so an

@@ -8,7 +8,7 @@ import { apiPropertyOf } from '../api-property';
  */
 const defaultsByModel = new WeakMap<Function, ReadonlyMap<string, unknown>>();
 
-export function classDefaults(model: Function): ReadonlyMap<string, unknown> {
+function classDefaults(model: Function): ReadonlyMap<string, unknown> {
   let defaults = defaultsByModel.get(model);
   if (defaults) return defaults;
   const found = new Map<string, unknown>();

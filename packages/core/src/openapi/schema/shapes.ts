@@ -29,7 +29,7 @@ export type ResponseShape =
 export type RefFor = (model: Function) => ReferenceObject;
 
 /** A date travels as an ISO 8601 string in JSON; class-transformer turns it into a `Date`. */
-export const DATE_TIME: SchemaObject = Object.freeze({ type: 'string', format: 'date-time' });
+const DATE_TIME: SchemaObject = Object.freeze({ type: 'string', format: 'date-time' });
 
 /**
  * A model is a class of the application. Arrow functions have no prototype; built-ins are
