@@ -78,6 +78,18 @@ describe('controllers example', () => {
       expect([deleted.statusCode, deleted.body]).toEqual([204, '']);
       expect((await app.inject('/api/v1/posts/1')).statusCode).toBe(404);
     });
+
+    it('edits with UpdatePostDto: PartialType(CreatePostDto), every rule kept and every field optional', async () => {
+      const app = buildApp();
+      const edit = (payload: object) => app.inject({ method: 'PATCH', url: '/api/v1/posts/1', headers: ada, payload });
+      expect((await edit({ tags: ['notes'] })).json()).toMatchObject({ id: 1, title: 'Notes on the Analytical Engine', tags: ['notes'] });
+      const invalid = await edit({ title: '', tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
+      expect(invalid.statusCode).toBe(422);
+      expect(invalid.json().errors.map((e: { path: string }) => e.path)).toEqual(['title', 'tags']);
+      const { schemas } = (await app.inject('/openapi.json')).json().components;
+      expect(schemas.UpdatePostDto.required).toBeUndefined();
+      expect(schemas.CreateUserDto.properties.name).toMatchObject({ description: 'Shown beside their posts', example: 'Ada Lovelace' });
+    });
   });
 
   describe('v2', () => {

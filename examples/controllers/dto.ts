@@ -4,9 +4,13 @@
  */
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDate, IsEmail, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ApiProperty, PartialType } from '@tern/core';
 
 export class CreateUserDto {
+  // @ApiProperty only documents (description, example); the class-validator rules validate.
+  @ApiProperty({ description: 'Shown beside their posts', example: 'Ada Lovelace' })
   @IsString() @Length(1, 80) name: string;
+  @ApiProperty({ example: 'ada@example.org' })
   @IsEmail() email: string;
 }
 
@@ -16,11 +20,8 @@ export class CreatePostDto {
   @IsOptional() @IsArray() @ArrayMaxSize(5) @IsString({ each: true }) tags?: string[];
 }
 
-export class UpdatePostDto {
-  @IsOptional() @IsString() @Length(1, 120) title?: string;
-  @IsOptional() @IsString() @Length(1, 10_000) body?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(5) @IsString({ each: true }) tags?: string[];
-}
+/** The same fields and rules as CreatePostDto, each optional: a PATCH changes what it sends. */
+export class UpdatePostDto extends PartialType(CreatePostDto) {}
 
 /**
  * `?page=2&limit=10`. Query values arrive as strings: Tern converts them by the declared
