@@ -50,6 +50,27 @@ describe('uploads example', () => {
     expect(response.json()).toEqual({ counts: { 'one.csv': 3, 'two.csv': 1 } });
   });
 
+  it('counts the rows of a raw CSV body as it streams in', async () => {
+    const response = await buildApp().inject({ method: 'PUT', url: '/imports/raw', headers: { 'content-type': 'text/csv' }, payload: 'a,b\n1,2\n' });
+    expect(response.json()).toEqual({ rows: 2 });
+  });
+
+  it('takes a photo and its fields through the controller decorators', async () => {
+    const app = buildApp();
+    const photo = { name: 'photo', value: PNG, filename: 'cat.png', type: 'image/png' };
+    const created = await app.inject({ method: 'POST', url: '/photos', headers, payload: multipart([{ name: 'title', value: 'Cat' }, { name: 'year', value: '2024' }, photo]) });
+    expect([created.statusCode, created.json()]).toEqual([201, { title: 'Cat', year: 2024, type: 'image/png', size: PNG.length }]);
+
+    const text = { ...photo, value: 'hello', type: 'text/plain' };
+    const wrongType = await app.inject({ method: 'POST', url: '/photos', headers, payload: multipart([{ name: 'title', value: 'Cat' }, { name: 'year', value: '2024' }, text]) });
+    expect([wrongType.statusCode, wrongType.json().code]).toEqual([415, 'TERN_FILE_TYPE_NOT_ALLOWED']);
+    const missing = await app.inject({ method: 'POST', url: '/photos', headers, payload: multipart([{ name: 'title', value: 'Cat' }, { name: 'year', value: '1492' }]) });
+    expect(missing.statusCode).toBe(422);
+
+    const gallery = multipart([photo, { ...photo, name: 'photos', filename: 'b.png' }, { ...photo, name: 'photos', filename: 'c.png' }].map((p) => ({ ...p, name: 'photos' })));
+    expect((await app.inject({ method: 'POST', url: '/photos/gallery', headers, payload: gallery })).json()).toEqual({ count: 3, bytes: 3 * PNG.length });
+  });
+
   it('validates the feedback form like JSON', async () => {
     const app = buildApp();
     const form = { 'content-type': 'application/x-www-form-urlencoded' };

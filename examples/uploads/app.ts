@@ -1,10 +1,13 @@
 /**
  * Request bodies beyond JSON: avatar uploads held in memory within limits, a CSV import streamed
- * part by part, a feedback form validated like JSON, and a webhook checked against the raw bytes.
+ * part by part or as the raw body, a feedback form validated like JSON, a webhook checked against
+ * the raw bytes, and photo uploads in a controller (photos.controller.ts).
  */
+import 'reflect-metadata';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
 import { HTTPException, MakeConfig, TernApp } from '@tern/core';
+import { PhotosController } from './photos.controller';
 
 export const WEBHOOK_SECRET = 'example-secret';
 const AVATAR_TYPES = ['image/png', 'image/jpeg'];
@@ -34,7 +37,7 @@ export function buildApp(): TernApp {
       contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
       license: { name: 'MIT', identifier: 'MIT' },
       servers: [{ url: '/', description: 'The server that serves this document' }],
-      tags: [{ name: 'avatars', description: 'Profile images.' }, { name: 'imports', description: 'CSV files counted as they stream.' }, { name: 'feedback', description: 'A form or JSON.' }, { name: 'webhooks', description: 'Signed callbacks.' }],
+      tags: [{ name: 'avatars', description: 'Profile images.' }, { name: 'imports', description: 'CSV files counted as they stream.' }, { name: 'feedback', description: 'A form or JSON.' }, { name: 'webhooks', description: 'Signed callbacks.' }, { name: 'photos', description: 'Uploads through controller decorators.' }],
     },
   });
   const avatars = new Map<string, StoredAvatar>();
@@ -67,6 +70,13 @@ export function buildApp(): TernApp {
     return { counts };
   });
 
+  // The same count over a raw body (`curl -T rows.csv`): req.stream() hands over the bytes as they arrive.
+  app.put('/imports/raw', { summary: 'Count rows of a raw CSV body', description: 'Counts the rows of a CSV sent as the whole body.', tags: ['imports'] }, async (req) => {
+    let rows = 0;
+    for await (const chunk of req.stream()) for (const byte of chunk as Buffer) if (byte === 0x0a) rows++;
+    return { rows };
+  });
+
   // An HTML form posts here; so may a script sending JSON. Both are validated by the model.
   app.post(
     '/feedback',
@@ -83,5 +93,6 @@ export function buildApp(): TernApp {
     return { accepted: JSON.parse(raw.toString('utf8')).event };
   });
 
+  app.registerControllers([new PhotosController()]);
   return app;
 }
