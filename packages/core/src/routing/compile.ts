@@ -178,9 +178,13 @@ function compileRequestModel(model: Function, forbidUnknown: boolean | undefined
   return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass, { forbidNonWhitelisted });
 }
 
-/** Gives a compiled route its read-only description (linked back for startup-time builders). */
+/**
+ * Gives a compiled route its read-only description (linked back for startup-time builders).
+ * Added to the object rather than spread into a new one: a copy with one more key was a
+ * dictionary-mode object, ~450 bytes more per route for the life of the app.
+ */
 function finish(route: Omit<CompiledRoute, 'info'>): CompiledRoute {
-  return linkInfo({ ...route, info: describeRoute(route) });
+  return linkInfo(Object.assign(route, { info: describeRoute(route) }));
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */

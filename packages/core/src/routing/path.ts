@@ -25,8 +25,6 @@ export interface CompiledPath {
    * erased but converter names kept, so `/items/{id:int}` and `/items/{slug:slug}` may coexist.
    */
   conflictKey: string;
-  /** Full-path regex with one group per parameter, for `route.match` and debug explanations. */
-  regex: RegExp;
 }
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}$/;
@@ -83,66 +81,55 @@ export function pathParamNames(raw: string): string[] | undefined {
 /** Parses and validates a route pattern; unknown converters and misplaced parameters fail startup. */
 export function compilePath(raw: string, where: string): CompiledPath {
   if (!raw.startsWith('/')) throw new InvalidRouteError(`${where}: path '${raw}' must start with '/'.`);
-  const segments = raw.split('/').slice(1);
+  const segments = raw.split('/');
   const parts: Array<string | PathParam> = [];
   const params: PathParam[] = [];
   const matcherSegments: string[] = [];
   const keySegments: string[] = [];
-  const regexSegments: string[] = [];
 
-  segments.forEach((segment, index) => {
-    const hint = colonParamHint(segment, raw, where);
-    if (hint) throw new InvalidRouteError(hint);
+  for (let index = 1; index < segments.length; index++) {
+    const segment = segments[index];
+    if (segment.includes(':')) {
+      const hint = colonParamHint(segment, raw, where);
+      if (hint) throw new InvalidRouteError(hint);
+    }
     if (!segment.includes('{') && !segment.includes('}')) {
       parts.push(`/${segment}`);
       // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.
-      matcherSegments.push(segment.replace(/:/g, '::'));
+      matcherSegments.push(segment.includes(':') ? segment.replace(/:/g, '::') : segment);
       keySegments.push(segment);
-      regexSegments.push(escapeRegex(segment));
-      return;
+      continue;
     }
-    const m = PARAM.exec(segment);
-    if (!m) {
-      throw new InvalidRouteError(
-        `${where}: segment '${segment}' of '${raw}' is not a parameter; write a whole segment as {name} or {name:converter}.`,
-      );
-    }
-    const [, name, converterName = 'str'] = m;
-    const convertor = convertorForPath(converterName, `${where}: '${raw}'`);
-    if (!convertor) {
-      throw new InvalidRouteError(
-        `${where}: unknown converter '${converterName}' in '${raw}'; register it with registerUrlConvertor() before app.ready().`,
-        'TERN_UNKNOWN_CONVERTER',
-      );
-    }
-    if (params.some((p) => p.name === name)) {
-      throw new InvalidRouteError(`${where}: parameter '${name}' appears twice in '${raw}'.`);
-    }
-    const isPath = converterName === 'path';
-    if (isPath && index !== segments.length - 1) {
-      throw new InvalidRouteError(`${where}: a {${name}:path} parameter must be the last segment of '${raw}'.`);
-    }
-    const param: PathParam = { name, converterName, convertor, pattern: anchored(convertor.regex) };
+    const param = compileParam(segment, raw, where, params, index === segments.length - 1);
     params.push(param);
     parts.push('/', param);
-    matcherSegments.push(isPath ? '*' : `:p${params.length - 1}`);
-    keySegments.push(`{:${converterName}}`);
-    regexSegments.push(isPath ? '(.*)' : '([^/]+)');
-  });
+    matcherSegments.push(param.converterName === 'path' ? '*' : `:p${params.length - 1}`);
+    keySegments.push(`{:${param.converterName}}`);
+  }
+  return { raw, parts, params, matcherPath: `/${matcherSegments.join('/')}`, conflictKey: `/${keySegments.join('/')}` };
+}
 
-  const regexSource = `^/${regexSegments.join('/')}$`;
-  let regex: RegExp | undefined;
-  return {
-    raw,
-    parts,
-    params,
-    matcherPath: `/${matcherSegments.join('/')}`,
-    conflictKey: `/${keySegments.join('/')}`,
-    // Only `route.match` and debug explanations use it: built on first use, not for every route at startup.
-    get regex() {
-      return (regex ??= new RegExp(regexSource));
-    },
-  };
+/** One `{name}` / `{name:converter}` segment, checked against the parameters before it. */
+function compileParam(segment: string, raw: string, where: string, before: readonly PathParam[], isLast: boolean): PathParam {
+  const m = PARAM.exec(segment);
+  if (!m) {
+    throw new InvalidRouteError(`${where}: segment '${segment}' of '${raw}' is not a parameter; write a whole segment as {name} or {name:converter}.`);
+  }
+  const [, name, converterName = 'str'] = m;
+  const convertor = convertorForPath(converterName, `${where}: '${raw}'`);
+  if (!convertor) {
+    throw new InvalidRouteError(
+      `${where}: unknown converter '${converterName}' in '${raw}'; register it with registerUrlConvertor() before app.ready().`,
+      'TERN_UNKNOWN_CONVERTER',
+    );
+  }
+  if (before.some((p) => p.name === name)) {
+    throw new InvalidRouteError(`${where}: parameter '${name}' appears twice in '${raw}'.`);
+  }
+  if (converterName === 'path' && !isLast) {
+    throw new InvalidRouteError(`${where}: a {${name}:path} parameter must be the last segment of '${raw}'.`);
+  }
+  return { name, converterName, convertor, pattern: anchored(convertor.regex) };
 }
 
 /**
@@ -173,6 +160,22 @@ export function convertParam(param: PathParam, value: string, out: Record<string
   }
 }
 
+/**
+ * Each compiled path's full-path regex, made on its first `matchPath`: only `route.match` and
+ * debug explanations use one, so routes do not build it at startup.
+ */
+const pathRegexes = new WeakMap<CompiledPath, RegExp>();
+
+/** `^…$` with one group per parameter (`(.*)` for a `path` parameter). */
+function fullPathRegex(compiled: CompiledPath): RegExp {
+  let source = '^';
+  for (const part of compiled.parts) {
+    if (typeof part === 'string') source += escapeRegex(part);
+    else source += part.converterName === 'path' ? '(.*)' : '([^/]+)';
+  }
+  return new RegExp(`${source}$`);
+}
+
 /** Result of testing one compiled path alone against a request path. */
 export type PathMatch =
   | { params: Record<string, unknown>; failure?: undefined }
@@ -183,7 +186,9 @@ export type PathMatch =
  * debug explanations; the request path goes through the matcher instead.
  */
 export function matchPath(compiled: CompiledPath, path: string): PathMatch {
-  const m = compiled.regex.exec(path);
+  let regex = pathRegexes.get(compiled);
+  if (!regex) pathRegexes.set(compiled, (regex = fullPathRegex(compiled)));
+  const m = regex.exec(path);
   if (!m) return { failure: { message: `path does not match ${compiled.raw}` } };
   const params: Record<string, unknown> = {};
   for (let i = 0; i < compiled.params.length; i++) {
