@@ -17,7 +17,9 @@ const PROBLEM_PROPERTIES: Record<string, SchemaObject> = {
   status: { type: 'integer', description: 'The HTTP status code.' },
   detail: { type: 'string', description: 'What went wrong with this request.' },
   instance: { type: 'string', description: 'The path of the request.' },
-  code: { type: 'string', description: "Tern's stable error code (`TERN_…`), when Tern answered." },
+  // ASCII only ("TERN_*", not an ellipsis): one non-Latin-1 character makes the whole document's
+  // JSON a two-byte string, twice the memory and slower to serialize (docs/performance-log.md).
+  code: { type: 'string', description: "Tern's stable error code (`TERN_*`), when Tern answered." },
 };
 
 /** What every framework-made error body is (errors/problem.ts). */
