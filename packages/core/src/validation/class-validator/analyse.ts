@@ -16,7 +16,8 @@ import {
 } from './metadata';
 import { PRESENT, type Check, type ClassPlan, type ModelInstance, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
 import { constraintNamed } from './constraints';
-import { answerFalseOnThrow, definedBy, isBuiltIn } from './builtins';
+import { classValidator } from '../libraries';
+import { answerFalseOnThrow, definedBy, isBuiltIn, withHandlesFor, wrapperOf } from './builtins';
 
 const plans = new WeakMap<Function, ClassPlan>();
 
@@ -89,13 +90,33 @@ function analyse(plan: ClassPlan): void {
     plan.types.set(key, spec);
     if (spec.kind === 'class') plan.refs.push(spec.plan);
   }
-  for (const [key, metas] of groupByProperty(validationMetadatas(cls))) {
-    plan.known.add(key);
-    const spec = plan.types.get(key);
-    const expected = spec?.kind === 'class' ? spec.plan : undefined;
-    const property = propertyPlan(key, metas, expected, `${name}.${key}`, unsupported);
-    if (property) plan.properties.push(property);
+  const metas = validationMetadatas(cls);
+  withHandlesFor(identityQuestions(metas), () => {
+    for (const [key, group] of groupByProperty(metas)) {
+      plan.known.add(key);
+      const spec = plan.types.get(key);
+      const expected = spec?.kind === 'class' ? spec.plan : undefined;
+      const property = propertyPlan(key, group, expected, `${name}.${key}`, unsupported);
+      if (property) plan.properties.push(property);
+    }
+  });
+}
+
+/** The functions whose code `isBuiltIn` / `definedBy` will identify while analysing `metas`. */
+function identityQuestions(metas: readonly ValidationMeta[]): Function[] {
+  const out: Function[] = [];
+  for (const meta of metas) {
+    const condition = meta.constraints?.[0];
+    if (meta.name === 'isOptional' && typeof condition === 'function') out.push(condition);
+    const constraint = meta.constraintCls ? constraintsOf(meta)[0] : undefined;
+    const wrapper = constraint && wrapperOf(constraint);
+    if (wrapper) out.push(wrapper);
+    // The exported decorator whose code a built-in's check must share (`IsEmail` for `isEmail`).
+    const decorator = meta.name === undefined ? undefined : constraintNamed(meta.name)?.decorator;
+    const exported = decorator && (classValidator() as unknown as Record<string, unknown>)[decorator];
+    if (typeof exported === 'function') out.push(exported);
   }
+  return out;
 }
 
 const CONVERSIONS = new Map<unknown, 'string' | 'number' | 'boolean' | 'date'>([
