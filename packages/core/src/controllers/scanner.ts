@@ -14,7 +14,7 @@ import { markChecksInput } from '../openapi/input-checks';
 import { markUploadFields } from '../openapi/upload-fields';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
-import { Routes, type AnyRoutes } from '../routing/routes';
+import { Routes, type AnyRoutes, type RouteDefinition } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 import {
   declaredMethods,
@@ -340,13 +340,12 @@ function buildRoute(input: RouteInput): AnyRoutes {
   };
   if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
 
-  const route = new Routes({
-    ...definedOnly(options),
-    declaredIn: where,
-    path: decl.path,
-    methods: decl.methods,
-    handler: buildHandler(input.instance, input.fn, compiledParams, code),
-  });
+  const definition = definedOnly(options) as RouteDefinition;
+  definition.declaredIn = where;
+  definition.path = decl.path;
+  definition.methods = decl.methods;
+  definition.handler = buildHandler(input.instance, input.fn, compiledParams, code);
+  const route = new Routes(definition);
   if (compiledParams.some((p) => p.canFail)) markChecksInput(route);
   if (uploads.length > 0) markUploadFields(route, uploads);
   return route;

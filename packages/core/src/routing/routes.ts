@@ -48,7 +48,7 @@ export class Routes<P extends string = string> {
   private compiled?: CompiledPath;
 
   constructor(definition: RouteDefinition<P>) {
-    const { path, handler, methods = ['GET'], ...options } = definition;
+    const { path, handler, methods = ['GET'] } = definition;
     if (typeof path !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'Routes needs a string path.');
     if (handler !== undefined && typeof handler !== 'function') {
       throw new TernTypeError('TERN_INVALID_HANDLER', `Routes '${path}': handler must be a function.`);
@@ -56,10 +56,18 @@ export class Routes<P extends string = string> {
     this.path = path;
     this.handler = handler;
     this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
-    this.options = options;
-    // `extra` plus `x-*` extensions; an unknown key from untyped code is kept too rather than lost.
-    const extra: Record<string, unknown> = { ...(options.extra ?? {}) };
-    for (const key of Object.keys(options)) if (!KNOWN_OPTIONS.has(key)) extra[key] = (options as Record<string, unknown>)[key];
+    // One pass over the definition (a thousand routes at startup): the options are every key but
+    // path, handler and methods; `extra` adds `x-*` extensions and any key from untyped code
+    // that is not a route option, kept rather than lost.
+    const options: Record<string, unknown> = {};
+    const extra: Record<string, unknown> = { ...(definition.extra ?? {}) };
+    for (const key of Object.keys(definition)) {
+      if (key === 'path' || key === 'handler' || key === 'methods') continue;
+      const value = (definition as unknown as Record<string, unknown>)[key];
+      options[key] = value;
+      if (!KNOWN_OPTIONS.has(key)) extra[key] = value;
+    }
+    this.options = options as RouteOptions;
     this.extra = extra;
   }
 
