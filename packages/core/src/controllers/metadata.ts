@@ -151,7 +151,18 @@ export function getClassLevel(cls: Function): LevelMeta {
 /** Method-level metadata for writing; created on first use. */
 export function methodMeta(proto: object, method: string | symbol): MethodMeta {
   const record = methodRecord(proto, method);
-  return (record.meta ??= { ...emptyLevel(), routes: [] });
+  // A literal, not `{ ...emptyLevel(), routes }`: a spread copy with one more key is several
+  // times larger, and every decorated method keeps one.
+  return (record.meta ??= {
+    security: [],
+    public: false,
+    middleware: [],
+    tags: [],
+    responses: [],
+    deprecated: false,
+    excludeFromSchema: false,
+    routes: [],
+  });
 }
 
 /** Parameter metadata for writing; created on first use. */
