@@ -187,6 +187,7 @@ function extraParameters(parameters: unknown, where: string): ParameterObject[] 
 
 /** A declared parameter replaces the generated one with its name and location (to add a description). */
 function mergeParameters(generated: ParameterObject[], declared: ParameterObject[], where: string): ParameterObject[] {
+  if (declared.length === 0) return generated;
   const key = (p: ParameterObject) => `${p.in}:${p.name}`;
   const replacements = new Map(declared.map((p) => [key(p), p]));
   for (const p of declared) {
@@ -279,11 +280,15 @@ function isSuccessStatus(status: string): boolean {
  * differ only in parameter names are the same path to OpenAPI. So routes whose paths have one
  * shape share the names of the first route declared with that shape.
  */
+const NO_NAMES: string[] = [];
+
 class PathTemplates {
   private readonly namesByShape = new Map<string, string[]>();
 
   templateFor(route: RouteInfo): { path: string; names: string[] } {
     const compiled = pathOf(route);
+    // Most paths have no parameter: the raw path is the template (one per route at startup).
+    if (compiled.params.length === 0) return { path: compiled.raw, names: NO_NAMES };
     const shape = compiled.parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
     let names = this.namesByShape.get(shape);
     if (!names) this.namesByShape.set(shape, (names = compiled.params.map((p) => p.name)));
