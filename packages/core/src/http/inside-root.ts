@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+// `promises` is read on use: node:fs/promises loads with the first file served, not with Tern.
+import { promises as fsPromises, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 
 /** Real paths of roots, looked up once per root (a failed lookup is retried next time). */
@@ -33,7 +33,7 @@ export async function containment(root: string, full: string, stat: Stats): Prom
   let base: string;
   let real: string;
   try {
-    [base, real] = await Promise.all([realRoot(root), realpath(full)]);
+    [base, real] = await Promise.all([realRoot(root), fsPromises.realpath(full)]);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') return 'missing';
@@ -48,7 +48,7 @@ export async function containment(root: string, full: string, stat: Stats): Prom
 function realRoot(root: string): Promise<string> {
   let found = realRoots.get(root);
   if (!found) {
-    found = realpath(root);
+    found = fsPromises.realpath(root);
     if (realRoots.size >= MAX_CACHED_ROOTS) realRoots.clear();
     realRoots.set(root, found);
     found.catch(() => realRoots.delete(root));

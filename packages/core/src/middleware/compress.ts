@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
-import * as zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { TernError } from '../errors/tern-error';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
@@ -30,9 +30,9 @@ export interface CompressOptions {
    */
   filter?: (contentType: string | undefined, req: TernRequest, res: TernResponse) => boolean;
   /** node:zlib options for gzip (default level 6, zlib's own default). */
-  gzip?: zlib.ZlibOptions;
+  gzip?: Zlib.ZlibOptions;
   /** node:zlib options for brotli; the default quality is 4, not zlib's 11 (see docs/compression.md). */
-  brotli?: zlib.BrotliOptions;
+  brotli?: Zlib.BrotliOptions;
 }
 
 /**
@@ -46,8 +46,16 @@ const SYNC_LIMIT = 64 * 1024;
 /** Brotli's own default (11) spends about 500× gzip's time for a few percent; 4 is faster than gzip and smaller. */
 const BROTLI_QUALITY = 4;
 
-const gzipAsync = promisify(zlib.gzip);
-const brotliAsync = promisify(zlib.brotliCompress);
+// node:zlib is loaded by the first response compressed, not by every app that loads Tern.
+let zlibModule: typeof Zlib | undefined;
+let asyncCoders: { gzip: (input: Buffer, options: Zlib.ZlibOptions) => Promise<Buffer>; br: (input: Buffer, options: Zlib.BrotliOptions) => Promise<Buffer> } | undefined;
+function zlib(): typeof Zlib {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (zlibModule ??= require('node:zlib') as typeof Zlib);
+}
+function coders() {
+  return (asyncCoders ??= { gzip: promisify(zlib().gzip), br: promisify(zlib().brotliCompress) });
+}
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /**
@@ -83,7 +91,7 @@ export function compress(options: CompressOptions = {}): Middleware {
     const body = response.body;
     if (body === null && response.streamBody) {
       const coding = chooseCoding(req, response, response.streamBody.length ?? Infinity, { threshold, encodings, filter });
-      if (coding !== null) compressStream(response, coding, coding === 'br' ? { ...brotliOptions, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, ...brotliOptions.params } } : gzipOptions);
+      if (coding !== null) compressStream(response, coding, coding === 'br' ? { ...brotliOptions, params: { [zlib().constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, ...brotliOptions.params } } : gzipOptions);
       return response;
     }
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return response;
@@ -91,12 +99,12 @@ export function compress(options: CompressOptions = {}): Middleware {
     if (coding === null) return response;
 
     const input = typeof body === 'string' ? Buffer.from(body) : body;
-    const brotli = { ...brotliOptions, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: input.length, ...brotliOptions.params } };
+    const brotli = { ...brotliOptions, params: { [zlib().constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib().constants.BROTLI_PARAM_SIZE_HINT]: input.length, ...brotliOptions.params } };
     let output: Buffer;
     if (input.length < SYNC_LIMIT) {
-      output = coding === 'br' ? zlib.brotliCompressSync(input, brotli) : zlib.gzipSync(input, gzipOptions);
+      output = coding === 'br' ? zlib().brotliCompressSync(input, brotli) : zlib().gzipSync(input, gzipOptions);
     } else {
-      output = coding === 'br' ? await brotliAsync(input, brotli) : await gzipAsync(input, gzipOptions);
+      output = coding === 'br' ? await coders().br(input, brotli) : await coders().gzip(input, gzipOptions);
     }
     response.body = output;
     response.setHeader('content-encoding', coding);
@@ -135,11 +143,11 @@ function chooseCoding(req: TernRequest, res: TernResponse, size: number, setting
  * backpressure, and destroying either end (client gone, source failed) tears down the other.
  * The length is no longer known, so the answer goes out chunked.
  */
-function compressStream(res: TernResponse, coding: ContentCoding, options: zlib.ZlibOptions | zlib.BrotliOptions): void {
+function compressStream(res: TernResponse, coding: ContentCoding, options: Zlib.ZlibOptions | Zlib.BrotliOptions): void {
   const inner = res.streamBody as StreamBody;
   res.streamBody = {
     open: (signal) => {
-      const zip = coding === 'br' ? zlib.createBrotliCompress(options as zlib.BrotliOptions) : zlib.createGzip(options as zlib.ZlibOptions);
+      const zip = coding === 'br' ? zlib().createBrotliCompress(options as Zlib.BrotliOptions) : zlib().createGzip(options as Zlib.ZlibOptions);
       // Failures surface through the writer's own pipeline (zip is destroyed with the error).
       pipeline(inner.open(signal), zip, () => {});
       return zip;

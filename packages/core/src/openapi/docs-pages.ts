@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+// `promises` is read on use: node:fs/promises loads with the first asset served, not with Tern.
+import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
 import { DOCS_CONFIG_ELEMENT_ID, DOCS_INIT_DIGEST, DOCS_INIT_FILE, DOCS_INIT_SCRIPT } from './docs-init-script';
 
@@ -65,7 +66,7 @@ export function swaggerUiAsset(name: string): Promise<Asset> | undefined {
   if (!Object.hasOwn(ASSET_TYPES, name)) return undefined;
   let asset = cache.get(name);
   if (!asset) {
-    asset = readFile(join(swaggerUiDir(), name)).then((body) => ({
+    asset = fsPromises.readFile(join(swaggerUiDir(), name)).then((body) => ({
       body,
       contentType: ASSET_TYPES[name],
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,

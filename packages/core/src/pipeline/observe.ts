@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { RouteInfo } from '../routing/route-info';
