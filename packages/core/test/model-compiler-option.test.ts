@@ -75,3 +75,73 @@ describe('which models fall back to class-validator, and why', () => {
     expect(warnings).toEqual([]);
   });
 });
+
+/**
+ * Models of another validation library: no class-validator or class-transformer decorator, only
+ * what the app's compiler says of them. Here a static `fields` list stands for such a library.
+ */
+class Owner {
+  static fields = { name: String };
+}
+
+class Account {
+  static fields = { id: Number, email: String, owner: Owner, since: Date };
+}
+
+type Described = { fields: Record<string, Function> };
+
+const fieldListCompiler: ModelCompiler = {
+  compile: <T extends object>() =>
+    Object.assign((value: unknown) => ({ ok: true as const, value: value as T }), { native: true, fallbackReasons: [] }) as unknown as ModelValidator<T>,
+  describe: (model) => ({
+    model,
+    properties: Object.entries((model as unknown as Described).fields ?? {}).map(([name, type]) => ({
+      name,
+      rules: [],
+      optional: false,
+      nullable: false,
+      designType: type,
+      declaredType: type === Owner ? Owner : undefined,
+    })),
+  }),
+};
+
+describe('response models the app’s compiler describes', () => {
+  const stored = {
+    id: 7,
+    email: 'ada@example.com',
+    passwordHash: '$2b$10$secret',
+    owner: { name: 'Ada', apiKey: 'sk-live-123' },
+    since: new Date(Date.UTC(2026, 0, 2)),
+  };
+
+  it('filters by what describe() lists: undeclared fields stay on the server, nested ones too', async () => {
+    const app = new TernApp({ modelCompiler: fieldListCompiler });
+    app.get('/account', { responses: { 200: Account } }, async () => stored);
+    app.get('/accounts', { responses: { 200: [Account] } }, async () => [stored, stored]);
+    const one = await app.inject({ method: 'GET', url: '/account' });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual({ id: 7, email: 'ada@example.com', owner: { name: 'Ada' }, since: '2026-01-02T00:00:00.000Z' });
+    expect(one.body).not.toMatch(/secret|sk-live/);
+    const list = await app.inject({ method: 'GET', url: '/accounts' });
+    expect(list.json()).toEqual([one.json(), one.json()]);
+  });
+
+  it('documents the same properties it sends', async () => {
+    const app = new TernApp({ modelCompiler: fieldListCompiler });
+    app.get('/account', { responses: { 200: Account } }, async () => stored);
+    const sent = (await app.inject({ method: 'GET', url: '/account' })).json();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.components.schemas.Account.properties)).toEqual(Object.keys(sent));
+  });
+
+  it('keeps the default filtering for class-validator models under a wrapping compiler', async () => {
+    class Me {
+      @IsString() name!: string;
+    }
+    const wrapping: ModelCompiler = { compile: (model, options) => defaultModelCompiler.compile(model, options), describe: (model) => defaultModelCompiler.describe(model) };
+    const app = new TernApp({ modelCompiler: wrapping });
+    app.get('/me', { responses: { 200: Me } }, async () => ({ name: 'Ada', passwordHash: 'x' }));
+    expect((await app.inject({ method: 'GET', url: '/me' })).json()).toEqual({ name: 'Ada' });
+  });
+});

@@ -9,6 +9,7 @@ import type { CompiledRoute } from '../routing/compile';
 import { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { findDuplicateLibraries } from '../validation/duplicates';
+import type { ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
 import type { ExceptionHandlers } from './exceptions';
 import { responseObserver, type ResponseHook } from './observe';
@@ -21,6 +22,8 @@ export interface ServingOptions {
   exceptions: ExceptionHandlers;
   /** Compiles response models' validators (`validateResponses`). */
   compileModel: (model: Function) => ModelValidator<object>;
+  /** Describes response models that carry no class-transformer or class-validator metadata. */
+  modelCompiler: ModelCompiler;
   trustProxy?: TrustFunction;
   /** The header family `trustProxy` reads (default `'x-forwarded'`). */
   proxyHeaders?: ProxyHeaders;
@@ -38,6 +41,7 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
     bodyLimit: config.bodyLimit,
     report: (err, req) => exceptions.report(err, req.raw),
     compileModel: options.compileModel,
+    modelCompiler: options.modelCompiler,
     responseFiltering: config.responseFiltering,
     validateResponses: config.validateResponses,
   });

@@ -36,7 +36,7 @@ export function contractCheck(
   let validators = compiledModels.get(options);
   if (validators === undefined) compiledModels.set(options, (validators = new Map()));
   const checks = new Map<string, Check | undefined>();
-  for (const [key, schema] of schemas) checks.set(key, checkFor(schema, validators as Map<Function, ModelValidator<object>>, options.compileModel));
+  for (const [key, schema] of schemas) checks.set(key, checkFor(schema, validators as Map<Function, ModelValidator<object>>, options));
   return (res) => {
     // Only a body `json()` wrote on this route and that nothing replaced since is checked.
     if (res.jsonBody === undefined || res.body !== res.jsonBody) return res;
@@ -76,13 +76,13 @@ function contractViolated(route: CompiledRoute, status: number, issues: Validati
  * `String`, a class that is not a model). Models are checked by their compiled validator; built-in
  * field types of a shape by their JSON type; a list item by item.
  */
-function checkFor(schema: unknown, validators: Map<Function, ModelValidator<object>>, compile: ResponseContractOptions['compileModel']): Check | undefined {
+function checkFor(schema: unknown, validators: Map<Function, ModelValidator<object>>, options: ResponseContractOptions): Check | undefined {
   if (typeof schema === 'function') {
     if (!isModelClass(schema)) return builtinCheck(schema);
     let validate = validators.get(schema);
-    if (validate === undefined) validators.set(schema, (validate = compile(schema)));
+    if (validate === undefined) validators.set(schema, (validate = options.compileModel(schema)));
     const model = validate;
-    const plan = planResponse(schema);
+    const plan = planResponse(schema, options.modelCompiler);
     // The filtered body lacks what the model never writes (`@Exclude()`, hidden groups): the
     // model's rules about those properties are about input, not about this answer.
     const written = (result: { ok: true } | { ok: false; errors: ValidationIssue[] }) =>
@@ -93,7 +93,7 @@ function checkFor(schema: unknown, validators: Map<Function, ModelValidator<obje
     };
   }
   if (Array.isArray(schema) && schema.length === 1) {
-    const item = checkFor(schema[0], validators, compile);
+    const item = checkFor(schema[0], validators, options);
     if (item === undefined) return undefined;
     return (value) => {
       if (!Array.isArray(value)) return [{ path: '', message: 'body must be an array' }];
@@ -101,7 +101,7 @@ function checkFor(schema: unknown, validators: Map<Function, ModelValidator<obje
     };
   }
   if (isPlainObject(schema) && !isDescriptionShape(schema)) {
-    const fields = Object.entries(schema).map(([name, type]) => [name, checkFor(type, validators, compile)] as const);
+    const fields = Object.entries(schema).map(([name, type]) => [name, checkFor(type, validators, options)] as const);
     return (value) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', message: 'body must be an object' }];
       const record = value as Record<string, unknown>;

@@ -9,6 +9,7 @@ import type { CompiledRoute } from '../routing/compile';
 import type { ResponseSchema } from '../routing/types';
 import { compileResponseSerializers, type ResponseSerializers } from '../serialization/compile';
 import type { ModelValidator } from '../validation';
+import type { ModelCompiler } from '../validation/model-compiler';
 import type { Step } from './chain';
 import { contractCheck, declaredSchemas } from './response-checks';
 
@@ -18,6 +19,8 @@ export interface ResponseContractOptions {
   /** `MakeConfig.validateResponses`. */
   validateResponses: boolean;
   compileModel: (model: Function) => ModelValidator<object>;
+  /** The app's compiler: response models it alone describes are filtered by its `describe()`. */
+  modelCompiler?: ModelCompiler;
 }
 
 /** What a route needs to keep its contract: the serializers, and the check when asked for. */
@@ -44,7 +47,7 @@ export function compileRouteResponses(route: CompiledRoute, options: ResponseCon
   if (responseModel === undefined && (responses === undefined || Object.keys(responses).length === 0)) return undefined;
   let serializers: ResponseSerializers;
   try {
-    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.statusCode });
+    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.statusCode, modelCompiler: options.modelCompiler });
   } catch (error) {
     if (error instanceof TernError) throw new TernError(error.code, `Route ${route.source}: ${error.message}`, { cause: error });
     throw error;

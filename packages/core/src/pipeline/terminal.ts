@@ -12,7 +12,7 @@ import { compileBodyInput, type BodyInput } from './body-input';
 import { invoke, type Step } from './chain';
 import { compileRouteResponses, withDeclaredResponses, type ResponseContractOptions } from './responses';
 
-export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'compileModel'> {
+export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'compileModel' | 'modelCompiler'> {
   bodyLimit: number;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
@@ -32,6 +32,7 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
     responseFiltering: options.responseFiltering ?? true,
     validateResponses: options.validateResponses ?? false,
     compileModel: options.compileModel,
+    modelCompiler: options.modelCompiler,
   });
   // `consumes`: a body of another media type is a 415 (routes without it pay nothing).
   const checkContentType = contentTypeCheck(route.declaration.options.consumes, `Route ${route.source}`);

@@ -4,6 +4,7 @@
  * object, a DTO instance, an ORM entity with a `passwordHash`).
  */
 import type { ResponseSchema } from '../routing/types';
+import type { ModelCompiler } from '../validation/model-compiler';
 import { generatedWriter } from './codegen';
 import { filterValue } from './filter';
 import { planResponse } from './plan';
@@ -35,6 +36,8 @@ export interface ResponseSerializer {
 export interface ResponseSerializerOptions {
   /** Generate code with `new Function` (default true); closures are used when it is off or disallowed. */
   codegen?: boolean;
+  /** Describes models without class-transformer or class-validator metadata (default: `defaultModelCompiler`). */
+  modelCompiler?: ModelCompiler;
 }
 
 /**
@@ -55,7 +58,7 @@ export function compileResponseSerializer(
   schema: ResponseSchema | undefined,
   options: ResponseSerializerOptions = {},
 ): ResponseSerializer | undefined {
-  const plan = planResponse(schema);
+  const plan = planResponse(schema, options.modelCompiler);
   if (plan === undefined) return undefined;
   let write: ValueWriter = closureWriter(plan);
   let generated = false;

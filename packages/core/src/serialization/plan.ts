@@ -7,6 +7,8 @@
  */
 import { TernError } from '../errors/tern-error';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
+import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { declaredModel, type DeclaredModel } from './model-metadata';
 
 /** A value written as `JSON.stringify` writes it. */
@@ -46,17 +48,20 @@ export const ANY: AnyPlan = Object.freeze({ kind: 'any' });
  * @example
  * planResponse([UserDto]); // { kind: 'object', label: 'UserDto', fields: [...] }
  * planResponse({ description: 'Deleted' }); // undefined
+ * planResponse(ZodBackedUser, zodCompiler); // the properties zodCompiler.describe() lists
  */
-export function planResponse(schema: unknown): ObjectPlan | undefined {
+export function planResponse(schema: unknown, compiler: ModelCompiler = defaultModelCompiler): ObjectPlan | undefined {
   if (schema === undefined || schema === null) return undefined;
   if (isPlainObject(schema) && isDescriptionShape(schema) && Object.keys(schema).length === 1) return undefined;
-  const plan = new Planner().plan(schema, 'response');
+  const plan = new Planner(compiler).plan(schema, 'response');
   return plan.kind === 'object' ? plan : undefined;
 }
 
 class Planner {
   /** One plan per class: cycles end here, and a class nested twice is planned once. */
   private readonly models = new Map<Function, ObjectPlan>();
+
+  constructor(private readonly compiler: ModelCompiler) {}
 
   plan(type: unknown, where: string): ValuePlan {
     if (typeof type === 'function') return this.classPlan(type);
@@ -77,15 +82,18 @@ class Planner {
   }
 
   /**
-   * A class declaring no property at all (no class-validator or class-transformer decorator, no
-   * class-level `@Exclude()`) is a plain TypeScript type, not a model: nothing to filter by, so
-   * its values are written whole rather than as `{}`.
+   * A model's properties come from its class-transformer and class-validator decorators (with
+   * `@Expose`/`@Exclude` applied); a class with none of them is asked of the app's compiler, so a
+   * model another validation library describes is filtered by what its `describe()` lists rather
+   * than sent whole. A class neither knows is a plain TypeScript type, not a model: nothing to
+   * filter by, so its values are written whole rather than as `{}`.
    */
   private classPlan(cls: unknown): ValuePlan {
     if (!isModelClass(cls)) return ANY;
     const known = this.models.get(cls);
     if (known) return known;
-    const declared = declaredModel(cls);
+    let declared = declaredModel(cls);
+    if (declared.properties.length === 0 && !declared.exposedOnly) declared = describedModel(this.compiler, cls as ModelClass);
     if (declared.properties.length === 0 && !declared.exposedOnly) return ANY;
     return this.model(cls, declared);
   }
@@ -113,6 +121,24 @@ class Planner {
     plan.fields.splice(0, plan.fields.length, ...inObjectKeyOrder(plan.fields));
     return plan;
   }
+}
+
+/**
+ * What a compiler's `describe()` says of a model, as the filter reads it: every described property
+ * kept under its own name, nested values filtered as their declared class (or, under a nested
+ * rule, as their design type).
+ */
+function describedModel(compiler: ModelCompiler, model: ModelClass): DeclaredModel {
+  if (compiler === defaultModelCompiler) return { properties: [], exposedOnly: false }; // read above already
+  const properties = compiler.describe(model).properties.map((property) => ({
+    name: property.name,
+    outputName: property.name,
+    hidden: false,
+    exposed: false,
+    nestedClass: property.declaredType ?? (property.rules.some((rule) => rule.nested) ? property.designType : undefined),
+    designType: property.designType,
+  }));
+  return { properties, exposedOnly: false };
 }
 
 /**
