@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type sendType from 'send';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
+import { writeFileRange } from './file-writer';
 import { containment } from './inside-root';
 import type { StreamBody } from './stream-body';
 
@@ -112,7 +113,13 @@ export async function prepareFile(
   const length = Number(headers['content-length']);
   let body: StreamBody | null = null;
   if (outcome) {
-    body = { length, open: () => createReadStream(outcome.file, { start: outcome.start, end: outcome.end }), discard: () => {} };
+    const { file, start, end } = outcome;
+    body = {
+      length,
+      open: () => createReadStream(file, { start, end }),
+      writeTo: (raw, done) => writeFileRange(raw, file, start, length, done),
+      discard: () => {},
+    };
   } else if (statusCode === 200 || statusCode === 206) {
     // HEAD: send ended after the headers; keep its Content-Length for the writer.
     const file = recorder.file;

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { TernTypeError } from '../errors';
@@ -29,6 +30,12 @@ export interface StreamBody {
   length?: number;
   /** Send the headers at once instead of with the first chunk (event streams). */
   flushHeaders?: boolean;
+  /**
+   * Writes the body itself, in place of `open()` and a pipe (a file: one reused buffer, see
+   * http/file-writer.ts); `done` runs once, with the error that cut the body short if any.
+   * Middleware that wraps the body (compression) calls `open()` and drops this.
+   */
+  writeTo?(raw: ServerResponse, done: (err?: unknown) => void): void;
 }
 
 /** Records `source` as a body; checked at the call so a wrong argument fails in the handler. */

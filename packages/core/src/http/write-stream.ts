@@ -43,6 +43,14 @@ export function writeStreamBody(
     raw.end();
     return;
   }
+  if (body.writeTo) {
+    body.writeTo(raw, (err) => {
+      if (err === undefined) return;
+      report(context, err, raw);
+      raw.destroy();
+    });
+    return;
+  }
   let source;
   try {
     source = body.open(context?.closing ?? new AbortController().signal);
