@@ -26,7 +26,7 @@ import type { Declaration } from './routing/declarer';
 import { describeFallbacks, type RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
-import type { ModelClass, ModelCompiler } from './validation/model-compiler';
+import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 
@@ -61,7 +61,6 @@ export function appParts(options: TernAppOptions): AppParts {
     exceptions,
     trustProxy: compileTrustProxy(options.trustProxy),
     proxyHeaders: checkProxyHeaders(options.proxyHeaders),
-    compileModel: (model) => modelCompiler.compile(model as ModelClass),
     resolveController: options.resolve,
     checkModel: modelRulesCheck({ strict: config.strictModels, warn: (message) => exceptions.note(message) }),
     appMiddleware: [],

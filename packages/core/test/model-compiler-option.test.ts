@@ -38,6 +38,27 @@ describe('new TernApp({ modelCompiler })', () => {
     expect(compiled).toEqual(['CreateItem']);
   });
 
+  it('checks declared responses (validateResponses) with the same compiler, one validator per model for the app', async () => {
+    const compiled: string[] = [];
+    const counting: ModelCompiler = {
+      compile: (model, options) => {
+        compiled.push(model.name);
+        return defaultModelCompiler.compile(model, options);
+      },
+      describe: (model) => defaultModelCompiler.describe(model),
+    };
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    const app = new TernApp({ modelCompiler: counting, config: new MakeConfig({ validateResponses: true }), logger });
+    app.get('/a', { responses: { 200: CreateItem } }, async () => ({ name: 'a', qty: 1 }));
+    app.get('/b', { responses: { 200: CreateItem } }, async () => ({ name: 'b', qty: 0 }));
+    await app.ready();
+    expect(compiled).toEqual(['CreateItem']);
+    expect((await app.inject({ method: 'GET', url: '/a' })).statusCode).toBe(200);
+    const broken = await app.inject({ method: 'GET', url: '/b' });
+    expect(broken.statusCode).toBe(500);
+    expect(logger.error.mock.calls[0][1]).toMatchObject({ code: 'TERN_RESPONSE_CONTRACT_VIOLATED' });
+  });
+
   it('can replace validation entirely (the compiler decides what is valid)', async () => {
     const refuseAll: ModelCompiler = {
       compile: <T extends object>() =>

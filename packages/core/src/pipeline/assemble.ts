@@ -10,7 +10,6 @@ import { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { findDuplicateLibraries } from '../validation/duplicates';
 import type { ModelCompiler } from '../validation/model-compiler';
-import type { ModelValidator } from '../validation/types';
 import type { ExceptionHandlers } from './exceptions';
 import { responseObserver, type ResponseHook } from './observe';
 import { RequestPipeline } from './pipeline';
@@ -20,9 +19,7 @@ export interface ServingOptions {
   config: MakeConfig;
   appMiddleware: readonly Middleware[];
   exceptions: ExceptionHandlers;
-  /** Compiles response models' validators (`validateResponses`). */
-  compileModel: (model: Function) => ModelValidator<object>;
-  /** Describes response models that carry no class-transformer or class-validator metadata. */
+  /** The app's compiler: response models' validators (`validateResponses`) and undecorated response models. */
   modelCompiler: ModelCompiler;
   trustProxy?: TrustFunction;
   /** The header family `trustProxy` reads (default `'x-forwarded'`). */
@@ -40,7 +37,6 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   const served = serveRoutes(routes, options.appMiddleware, {
     bodyLimit: config.bodyLimit,
     report: (err, req) => exceptions.report(err, req.raw),
-    compileModel: options.compileModel,
     modelCompiler: options.modelCompiler,
     responseFiltering: config.responseFiltering,
     validateResponses: config.validateResponses,

@@ -1,6 +1,6 @@
 /**
  * `validateResponses`: the check of a filtered body against its declared model, compiled once per
- * route. Models are checked by their compiled validator (`compileModel`), lists item by item,
+ * route. Models are checked by their validator from the app's `ModelCompiler`, lists item by item,
  * shapes field by field; what the model never writes (`@Exclude()`) is not checked.
  */
 import { TernError } from '../errors';
@@ -11,6 +11,7 @@ import type { ResponseSchema } from '../routing/types';
 import type { ResponseSerializers } from '../serialization/compile';
 import { planResponse, type ValuePlan } from '../serialization/plan';
 import type { ModelValidator, ValidationIssue } from '../validation';
+import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ResponseContractOptions } from './responses';
 
 /** Issues found in one value; a promise only where a model falls back to class-validator. */
@@ -23,7 +24,8 @@ export function declaredSchemas(responses: Record<string, ResponseSchema> | unde
   return out;
 }
 
-const compiledModels = new WeakMap<ResponseContractOptions, Map<Function, ModelValidator<object>>>();
+// Keyed by compiler, not by the options object (a new one per route): one validator per model and compiler.
+const compiledModels = new WeakMap<ModelCompiler, Map<Function, ModelValidator<object>>>();
 
 /** Rejects (throws) with `TERN_RESPONSE_CONTRACT_VIOLATED` when the body `json()` wrote breaks the model of its status. */
 export function contractCheck(
@@ -33,8 +35,8 @@ export function contractCheck(
   options: ResponseContractOptions,
 ): (res: TernResponse) => TernResponse | Promise<TernResponse> {
   // One validator per model class for the whole app, compiled now rather than on a first request.
-  let validators = compiledModels.get(options);
-  if (validators === undefined) compiledModels.set(options, (validators = new Map()));
+  let validators = compiledModels.get(options.modelCompiler);
+  if (validators === undefined) compiledModels.set(options.modelCompiler, (validators = new Map()));
   const checks = new Map<string, Check | undefined>();
   for (const [key, schema] of schemas) checks.set(key, checkFor(schema, validators as Map<Function, ModelValidator<object>>, options));
   return (res) => {
@@ -80,7 +82,7 @@ function checkFor(schema: unknown, validators: Map<Function, ModelValidator<obje
   if (typeof schema === 'function') {
     if (!isModelClass(schema)) return builtinCheck(schema);
     let validate = validators.get(schema);
-    if (validate === undefined) validators.set(schema, (validate = options.compileModel(schema)));
+    if (validate === undefined) validators.set(schema, (validate = options.modelCompiler.compile(schema as ModelClass)));
     const model = validate;
     const plan = planResponse(schema, options.modelCompiler);
     // The filtered body lacks what the model never writes (`@Exclude()`, hidden groups): the

@@ -8,7 +8,6 @@ import type { TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
 import type { ResponseSchema } from '../routing/types';
 import { compileResponseSerializers, type ResponseSerializers } from '../serialization/compile';
-import type { ModelValidator } from '../validation';
 import type { ModelCompiler } from '../validation/model-compiler';
 import type { Step } from './chain';
 import { contractCheck, declaredSchemas } from './response-checks';
@@ -18,9 +17,11 @@ export interface ResponseContractOptions {
   responseFiltering: boolean;
   /** `MakeConfig.validateResponses`. */
   validateResponses: boolean;
-  compileModel: (model: Function) => ModelValidator<object>;
-  /** The app's compiler: response models it alone describes are filtered by its `describe()`. */
-  modelCompiler?: ModelCompiler;
+  /**
+   * The app's compiler: compiles response models' validators (`validateResponses`), and filters
+   * models without class-transformer/class-validator decorators by its `describe()`.
+   */
+  modelCompiler: ModelCompiler;
 }
 
 /** What a route needs to keep its contract: the serializers, and the check when asked for. */

@@ -12,7 +12,7 @@ import { compileBodyInput, type BodyInput } from './body-input';
 import { invoke, type Step } from './chain';
 import { compileRouteResponses, withDeclaredResponses, type ResponseContractOptions } from './responses';
 
-export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'compileModel' | 'modelCompiler'> {
+export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'modelCompiler'> {
   bodyLimit: number;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
@@ -31,7 +31,6 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const responses = compileRouteResponses(route, {
     responseFiltering: options.responseFiltering ?? true,
     validateResponses: options.validateResponses ?? false,
-    compileModel: options.compileModel,
     modelCompiler: options.modelCompiler,
   });
   // `consumes`: a body of another media type is a 415 (routes without it pay nothing).

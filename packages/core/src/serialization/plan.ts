@@ -129,7 +129,6 @@ class Planner {
  * rule, as their design type).
  */
 function describedModel(compiler: ModelCompiler, model: ModelClass): DeclaredModel {
-  if (compiler === defaultModelCompiler) return { properties: [], exposedOnly: false }; // read above already
   const properties = compiler.describe(model).properties.map((property) => ({
     name: property.name,
     outputName: property.name,
