@@ -5,11 +5,11 @@
  * (as JSON string literals, which are valid JavaScript string literals) are written into the
  * source; the helpers are passed in as arguments.
  */
-import { isBoxedPrimitive, isStandardDate, quote, unbox, writeAny, writeDate, writeNumber } from './json-values';
+import { isBoxedPrimitive, isStandardDate, labeledString, unbox, writeAny, writeDate, writeNumber } from './json-values';
 import type { FieldPlan, ObjectPlan, ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
-const HELPERS = { quote, writeAny, writeDate, writeNumber, isStandardDate, isBoxedPrimitive, unbox } as const;
+const HELPERS = { labeledString, writeAny, writeDate, writeNumber, isStandardDate, isBoxedPrimitive, unbox } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
@@ -74,35 +74,38 @@ function reachable(root: ObjectPlan): ObjectPlan[] {
 }
 
 function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, number>): string {
-  const lines = plan.fields.map((field) => {
-    const label = JSON.stringify(field.write) + ':';
-    return [
-      `  x = v[${JSON.stringify(field.read)}];`,
-      `  if (x !== undefined) {`,
-      `    s = ${valueExpression(field, index)};`,
-      `    if (s !== undefined) out += (out === '' ? ${JSON.stringify('{' + label)} : ${JSON.stringify(',' + label)}) + s;`,
-      `  }`,
-    ].join('\n');
-  });
+  const lines = plan.fields.map((field) => [`  x = v[${JSON.stringify(field.read)}];`, `  if (x !== undefined) {`, ...fieldStatements(field, index), `  }`].join('\n'));
   return [`function ${name}(v) {`, `  let out = '', x, s;`, ...lines, `  return out === '' ? '{}' : out + '}';`, `}`].join('\n');
 }
 
-/** The JSON of `x` (known not to be `undefined`), testing first for the type the field declares. */
-function valueExpression(field: FieldPlan, index: Map<ObjectPlan, number>): string {
+/**
+ * Appends the field `x` (known not to be `undefined`) to `out`, testing first for the type the
+ * field declares. Labels are literals, and joined with a value where they can be (`,"active":true`),
+ * so that the body is a rope of as few strings as possible.
+ */
+function fieldStatements(field: FieldPlan, index: Map<ObjectPlan, number>): string[] {
   const key = JSON.stringify(field.write);
-  const value: ValuePlan = field.value;
-  if (value.kind === 'object') return `m${index.get(value)}(x, ${key})`;
+  const label = (text: string) => `(out === '' ? ${JSON.stringify('{' + text)} : ${JSON.stringify(',' + text)})`;
+  const labelled = (value: string) => [`    s = ${value};`, `    if (s !== undefined) out += ${label(key + ':')} + s;`];
   const general = `writeAny(x, ${key})`;
+  const value: ValuePlan = field.value;
+  if (value.kind === 'object') return labelled(`m${index.get(value)}(x, ${key})`);
   switch (field.hint) {
     case 'string':
-      return `typeof x === 'string' ? quote(x) : ${general}`;
+      return [`    if (typeof x === 'string') out += labeledString(${label(key + ':')}, x);`, `    else {`, ...labelled(general), `    }`];
     case 'number':
-      return `typeof x === 'number' ? writeNumber(x) : ${general}`;
+      return labelled(`typeof x === 'number' ? writeNumber(x) : ${general}`);
     case 'boolean':
-      return `x === true ? 'true' : x === false ? 'false' : ${general}`;
+      return [
+        `    if (x === true) out += ${label(key + ':true')};`,
+        `    else if (x === false) out += ${label(key + ':false')};`,
+        `    else {`,
+        ...labelled(general),
+        `    }`,
+      ];
     case 'date':
-      return `isStandardDate(x) ? writeDate(x) : ${general}`;
+      return labelled(`isStandardDate(x) ? writeDate(x) : ${general}`);
     default:
-      return general;
+      return labelled(general);
   }
 }

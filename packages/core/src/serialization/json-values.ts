@@ -40,16 +40,33 @@ const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
  * quote('say "hi"'); // '"say \\"hi\\""'
  */
 export function quote(text: string): string {
+  return isPlain(text) ? '"' + text + '"' : JSON.stringify(text);
+}
+
+/**
+ * `label + quote(text)`, built with fewer string nodes: a long text is joined to the label
+ * and its quotes directly. Every `+` of strings of 13 characters or more leaves a node of a
+ * rope that V8 flattens again when the body is written, so a node saved per string field counts.
+ *
+ * @example
+ * labeledString(',"name":', 'Ada Lovelace'); // ',"name":"Ada Lovelace"'
+ */
+export function labeledString(label: string, text: string): string {
+  if (!isPlain(text)) return label + JSON.stringify(text);
+  return text.length < 11 ? label + ('"' + text + '"') : label + '"' + text + '"';
+}
+
+/** True when `text` is its own JSON string literal once quoted: nothing in it needs escaping. */
+function isPlain(text: string): boolean {
   const length = text.length;
   if (length < 42) {
     for (let i = 0; i < length; i++) {
       const code = text.charCodeAt(i);
-      if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+      if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return false;
     }
-    return '"' + text + '"';
+    return true;
   }
-  if (length < 5000 && !NEEDS_CARE.test(text)) return '"' + text + '"';
-  return JSON.stringify(text);
+  return length < 5000 && !NEEDS_CARE.test(text);
 }
 
 /**
@@ -65,7 +82,10 @@ export function writeNumber(value: number): string {
 /** Time values of 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: four-digit years. */
 const FOUR_DIGIT_YEARS_FROM = -62167219200000;
 const FOUR_DIGIT_YEARS_TO = 253402300799999;
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' : '') + n);
+
+/** Character codes the ISO string is made of. */
+const ZERO = 48;
+const QUOTE = 34;
 
 /**
  * A `Date` with the engine's own methods (see `isStandardDate`): its ISO string, or `null` for an invalid date.
@@ -77,12 +97,17 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' : '') + n
  */
 export function writeDate(value: Date): string {
   const time = value.getTime();
-  if (time >= FOUR_DIGIT_YEARS_FROM && time <= FOUR_DIGIT_YEARS_TO) return '"' + isoString(time) + '"';
+  if (time >= FOUR_DIGIT_YEARS_FROM && time <= FOUR_DIGIT_YEARS_TO) return quotedIsoString(time);
   return Number.isNaN(time) ? 'null' : '"' + value.toISOString() + '"';
 }
 
-/** The ISO 8601 string of a time value with a four-digit year (days to civil date: H. Hinnant's algorithm). */
-function isoString(time: number): string {
+/**
+ * The quoted ISO 8601 string of a time value with a four-digit year (days to civil date:
+ * H. Hinnant's algorithm). It is made in one `String.fromCharCode` call: joining its thirteen
+ * parts with `+` would leave a rope of a dozen string nodes per date, which costs twice, once
+ * to build and again when the response body is flattened to be written.
+ */
+function quotedIsoString(time: number): string {
   let days = Math.floor(time / 86_400_000);
   let ms = time - days * 86_400_000;
   const hours = (ms / 3_600_000) | 0;
@@ -101,9 +126,26 @@ function isoString(time: number): string {
   const day = dayOfYear - (((153 * shiftedMonth + 2) / 5) | 0) + 1;
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const yearText = year < 1000 ? String(year).padStart(4, '0') : '' + year;
-  const msText = (ms < 10 ? '00' : ms < 100 ? '0' : '') + ms;
-  return `${yearText}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${msText}Z`;
+  const century = (year / 100) | 0;
+  const yearOfCentury = year - century * 100;
+  return String.fromCharCode(
+    QUOTE,
+    ZERO + ((century / 10) | 0), ZERO + (century % 10), ZERO + ((yearOfCentury / 10) | 0), ZERO + (yearOfCentury % 10),
+    45, // -
+    ZERO + ((month / 10) | 0), ZERO + (month % 10),
+    45, // -
+    ZERO + ((day / 10) | 0), ZERO + (day % 10),
+    84, // T
+    ZERO + ((hours / 10) | 0), ZERO + (hours % 10),
+    58, // :
+    ZERO + ((minutes / 10) | 0), ZERO + (minutes % 10),
+    58, // :
+    ZERO + ((seconds / 10) | 0), ZERO + (seconds % 10),
+    46, // .
+    ZERO + ((ms / 100) | 0), ZERO + (((ms / 10) | 0) % 10), ZERO + (ms % 10),
+    90, // Z
+    QUOTE,
+  );
 }
 
 /**
