@@ -217,6 +217,35 @@ describe('filtering by the declared model', () => {
     expect(head.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(EXPECTED))));
   });
 
+  it('sends non-ASCII text and keys as UTF-8 with the byte length as Content-Length', async () => {
+    class Greeting {
+      @IsString() text: string;
+      @Expose({ name: 'größe' }) @IsInt() size: number;
+    }
+    const app = appWith();
+    const greeting = { text: 'Grüße, 世界 \ud83d\ude00 "quoted"', size: 3, secret: 'x' };
+    app.get('/greeting', { responses: { 200: Greeting } }, async () => greeting);
+    const response = await app.inject({ method: 'GET', url: '/greeting' });
+    const expected = JSON.stringify({ text: greeting.text, größe: 3 });
+    expect(response.body).toBe(expected);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+  });
+
+  it('sends a body of several MiB whole, and the next, smaller answer exactly', async () => {
+    const app = appWith();
+    const many = Array.from({ length: 12_000 }, (_, i) => Object.assign(new UserEntity(), { id: i + 1, displayName: `User ${i} ${'x'.repeat(200)}` }));
+    app.get('/many', { responses: { 200: [UserDto] } }, async () => many);
+    app.get('/me', { responses: { 200: UserDto } }, async () => new UserEntity());
+    const big = await app.inject({ method: 'GET', url: '/many' });
+    expect(Number(big.headers['content-length'])).toBeGreaterThan(3 * 1024 * 1024);
+    expect(Number(big.headers['content-length'])).toBe(Buffer.byteLength(big.body));
+    const list = JSON.parse(big.body) as Array<Record<string, unknown>>;
+    expect(list).toHaveLength(12_000);
+    expect(list[11_999]).toEqual({ ...EXPECTED, id: 12_000, display_name: `User 11999 ${'x'.repeat(200)}` });
+    expect(big.body).not.toMatch(/passwordHash|resetToken/);
+    expect(JSON.parse((await app.inject({ method: 'GET', url: '/me' })).body)).toEqual(EXPECTED);
+  });
+
   it('filters Routes objects declared with a route-level responseModel option', async () => {
     const app = appWith();
     app.addRoute(new Routes({ path: '/me', responseModel: UserDto, handler: async () => new UserEntity() }));

@@ -496,3 +496,43 @@ describe('lists of strings written without JSON.stringify', () => {
     }
   });
 });
+
+describe('the generated writer writes bytes into one scratch buffer', () => {
+  class Leaf {
+    @IsString() name: string;
+  }
+
+  it('grows the buffer for a large body and keeps every byte written before the growth', () => {
+    const serializer = compileResponseSerializer([Leaf]) as ResponseSerializer;
+    const leaves = Array.from({ length: 5000 }, (_, i) => ({ name: `leaf ${i} ${'é'.repeat(i % 50)}` }));
+    expect(serializer.serialize(leaves)).toBe(JSON.stringify(leaves));
+    expect(serializer.serialize([{ name: 'small' }])).toBe('[{"name":"small"}]');
+  });
+
+  it('lets a getter or toJSON serialize another body while one is being written', () => {
+    const inner = compileResponseSerializer(Leaf) as ResponseSerializer;
+    class Outer {
+      @IsString() before = 'b'.repeat(100);
+      @IsString() get nested(): string {
+        return inner.serialize({ name: 'inner', extra: 1 }) as string;
+      }
+      @ValidateNested() @Type(() => Leaf) leaf = { toJSON: () => JSON.parse(inner.serialize({ name: 'via toJSON' }) as string) };
+      @IsString() after = 'a';
+    }
+    const outer = compileResponseSerializer(Outer) as ResponseSerializer;
+    const value = new Outer();
+    expect(outer.serialize(value)).toBe(
+      JSON.stringify({ before: value.before, nested: '{"name":"inner"}', leaf: { name: 'via toJSON' }, after: 'a' }),
+    );
+  });
+
+  it('writes the next body correctly after one threw halfway (a bigint)', () => {
+    class Counter {
+      @IsString() name: string;
+      @IsNumber() count: unknown;
+    }
+    const serializer = compileResponseSerializer(Counter) as ResponseSerializer;
+    expect(() => serializer.serialize({ name: 'n', count: 1n })).toThrow(TypeError);
+    expect(serializer.serialize({ name: 'n', count: 2 })).toBe('{"name":"n","count":2}');
+  });
+});

@@ -1,15 +1,43 @@
 /**
  * Generated writers, as fast-json-stringify generates them from a JSON schema: one function per
- * declared object that reads each declared property by its literal name and appends its JSON,
- * so V8 sees monomorphic property loads and can inline the small helpers. Only property names
- * (as JSON string literals, which are valid JavaScript string literals) are written into the
- * source; the helpers are passed in as arguments.
+ * declared object that reads each declared property by its literal name and writes its JSON,
+ * so V8 sees monomorphic property loads and can inline the small helpers. They write UTF-8
+ * bytes into one scratch buffer (json-bytes.ts), read back as one flat string at the end.
+ * Only property names (as JSON string literals, which are valid JavaScript string literals) are
+ * written into the source; the helpers are passed in as arguments.
  */
-import { isBoxedPrimitive, isStandardDate, labeledString, unbox, writeAny, writeDate, writeNumber } from './json-values';
+import {
+  OMITTED,
+  labelBytes,
+  putAny,
+  putAscii,
+  putBytes,
+  putByte,
+  putNumber,
+  putDate,
+  putString,
+  putText,
+  writeToString,
+  type ByteWriter,
+} from './json-bytes';
+import { isBoxedPrimitive, isStandardDate, unbox } from './json-values';
 import type { FieldPlan, ObjectPlan, ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
-const HELPERS = { labeledString, writeAny, writeDate, writeNumber, isStandardDate, isBoxedPrimitive, unbox } as const;
+const HELPERS = {
+  labelBytes,
+  putAny,
+  putAscii,
+  putBytes,
+  putByte,
+  putNumber,
+  putDate,
+  putString,
+  putText,
+  isStandardDate,
+  isBoxedPrimitive,
+  unbox,
+} as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
@@ -24,41 +52,43 @@ export function generatedWriter(root: ObjectPlan): ValueWriter {
   const index = new Map(plans.map((plan, i) => [plan, i]));
   const source = plans.map((plan, i) => `${entryFunctions(i)}\n${fieldsFunction(plan, `f${i}`, index)}`).join('\n');
   const body = `'use strict';\n${source}\nreturn m0;`;
-  return new Function(...Object.keys(HELPERS), body)(...Object.values(HELPERS)) as ValueWriter;
+  const writeRoot = new Function(...Object.keys(HELPERS), body)(...Object.values(HELPERS)) as ByteWriter;
+  return (value, key) => writeToString(writeRoot, value, key);
 }
 
 /**
  * What `declaredObjectWriter` (writers.ts) does, generated once per declared object so that
  * each has its own call sites: a shared closure would see every model's fields function at one
- * call site and V8 could no longer inline it.
+ * call site and V8 could no longer inline it. Each takes the position to write at and returns
+ * the position after it, or `OMITTED` where `JSON.stringify` leaves the value out.
  */
 function entryFunctions(i: number): string {
-  return `function m${i}(x, k) {
+  return `function m${i}(p, x, k) {
   if (typeof x === 'object' && x !== null) {
     const toJSON = x.toJSON;
-    if (typeof toJSON !== 'function') return d${i}(x, k);
-    return j${i}(toJSON.call(x, String(k)), k);
+    if (typeof toJSON !== 'function') return d${i}(p, x, k);
+    return j${i}(p, toJSON.call(x, String(k)), k);
   }
-  if (typeof x === 'function' && typeof x.toJSON === 'function') return j${i}(x.toJSON(String(k)), k);
-  return writeAny(x, k);
+  if (typeof x === 'function' && typeof x.toJSON === 'function') return j${i}(p, x.toJSON(String(k)), k);
+  return putAny(p, x, k);
 }
-function d${i}(x, k) {
+function d${i}(p, x, k) {
   if (Array.isArray(x)) {
-    let out = '[';
+    p = putByte(p, 91);
     for (let n = 0; n < x.length; n++) {
-      if (n > 0) out += ',';
-      const s = m${i}(x[n], n);
-      out += s === undefined ? 'null' : s;
+      if (n > 0) p = putByte(p, 44);
+      const q = m${i}(p, x[n], n);
+      p = q === ${OMITTED} ? putAscii(p, 'null') : q;
     }
-    return out + ']';
+    return putByte(p, 93);
   }
-  if (isBoxedPrimitive(x)) return writeAny(unbox(x), k);
-  return f${i}(x);
+  if (isBoxedPrimitive(x)) return putAny(p, unbox(x), k);
+  return f${i}(p, x);
 }
-function j${i}(x, k) {
-  if (typeof x === 'object' && x !== null) return d${i}(x, k);
-  if (typeof x === 'function') return undefined;
-  return writeAny(x, k);
+function j${i}(p, x, k) {
+  if (typeof x === 'object' && x !== null) return d${i}(p, x, k);
+  if (typeof x === 'function') return ${OMITTED};
+  return putAny(p, x, k);
 }`;
 }
 
@@ -73,39 +103,51 @@ function reachable(root: ObjectPlan): ObjectPlan[] {
   return found;
 }
 
+/**
+ * The fields function: each present field writes its label, then its value; a value left out
+ * leaves the position where it was, label and all.
+ */
 function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, number>): string {
-  const lines = plan.fields.map((field) => [`  x = v[${JSON.stringify(field.read)}];`, `  if (x !== undefined) {`, ...fieldStatements(field, index), `  }`].join('\n'));
-  return [`function ${name}(v) {`, `  let out = '', x, s;`, ...lines, `  return out === '' ? '{}' : out + '}';`, `}`].join('\n');
+  const labels: string[] = [];
+  const lines = plan.fields.map((field, n) => {
+    const label = JSON.stringify(field.write) + ':';
+    labels.push(`const ${name}_${n}a = labelBytes(${JSON.stringify('{' + label)}), ${name}_${n}b = labelBytes(${JSON.stringify(',' + label)});`);
+    return [
+      `  x = v[${JSON.stringify(field.read)}];`,
+      `  if (x !== undefined) {`,
+      `    q = putBytes(p, p === start ? ${name}_${n}a : ${name}_${n}b);`,
+      `    q = ${valueExpression(field, index)};`,
+      `    if (q !== ${OMITTED}) p = q;`,
+      `  }`,
+    ].join('\n');
+  });
+  return [
+    ...labels,
+    `function ${name}(p, v) {`,
+    `  const start = p;`,
+    `  let x, q;`,
+    ...lines,
+    `  return p === start ? putAscii(p, '{}') : putByte(p, 125);`,
+    `}`,
+  ].join('\n');
 }
 
-/**
- * Appends the field `x` (known not to be `undefined`) to `out`, testing first for the type the
- * field declares. Labels are literals, and joined with a value where they can be (`,"active":true`),
- * so that the body is a rope of as few strings as possible.
- */
-function fieldStatements(field: FieldPlan, index: Map<ObjectPlan, number>): string[] {
+/** Writes `x` (known not to be `undefined`) at `q`, testing first for the type the field declares. */
+function valueExpression(field: FieldPlan, index: Map<ObjectPlan, number>): string {
   const key = JSON.stringify(field.write);
-  const label = (text: string) => `(out === '' ? ${JSON.stringify('{' + text)} : ${JSON.stringify(',' + text)})`;
-  const labelled = (value: string) => [`    s = ${value};`, `    if (s !== undefined) out += ${label(key + ':')} + s;`];
-  const general = `writeAny(x, ${key})`;
   const value: ValuePlan = field.value;
-  if (value.kind === 'object') return labelled(`m${index.get(value)}(x, ${key})`);
+  if (value.kind === 'object') return `m${index.get(value)}(q, x, ${key})`;
+  const general = `putAny(q, x, ${key})`;
   switch (field.hint) {
     case 'string':
-      return [`    if (typeof x === 'string') out += labeledString(${label(key + ':')}, x);`, `    else {`, ...labelled(general), `    }`];
+      return `typeof x === 'string' ? putString(q, x) : ${general}`;
     case 'number':
-      return labelled(`typeof x === 'number' ? writeNumber(x) : ${general}`);
+      return `typeof x === 'number' ? putNumber(q, x) : ${general}`;
     case 'boolean':
-      return [
-        `    if (x === true) out += ${label(key + ':true')};`,
-        `    else if (x === false) out += ${label(key + ':false')};`,
-        `    else {`,
-        ...labelled(general),
-        `    }`,
-      ];
+      return `x === true ? putAscii(q, 'true') : x === false ? putAscii(q, 'false') : ${general}`;
     case 'date':
-      return labelled(`isStandardDate(x) ? writeDate(x) : ${general}`);
+      return `isStandardDate(x) ? putDate(q, x) : ${general}`;
     default:
-      return labelled(general);
+      return general;
   }
 }
