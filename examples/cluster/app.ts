@@ -7,6 +7,7 @@
 import cluster from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** The longest `/slow` wait, so a query string cannot hold a worker's shutdown for long. */
 const MAX_SLOW_MS = 5_000;
@@ -43,15 +44,11 @@ export function buildApp(options: { closeTimeoutMs?: number } = {}): { app: Tern
   const app = new TernApp({
     // close() waits this long for in-flight requests, then cuts what is left.
     server: { closeTimeout: options.closeTimeoutMs ?? 10_000 },
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Tern cluster example',
-      version: '1.0.0',
       description: 'One app served by several worker processes, shut down without dropping a request.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'cluster', description: 'Which worker answered, and how shutdown waits for slow requests.' }],
-    },
+    }),
   });
   const workerId = cluster.worker?.id ?? null;
 

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routesFromConfig, TernApp, type RouteConfigEntry } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** The JSON lives beside the sources; tsc does not copy it, so compiled code looks there too. */
 const CONFIG_FILE = [join(__dirname, 'routes.json'), join(__dirname, '..', '..', 'config-routes', 'routes.json')].find((file) =>
@@ -14,18 +15,14 @@ const CONFIG_FILE = [join(__dirname, 'routes.json'), join(__dirname, '..', '..',
 
 export function buildApp(entries: RouteConfigEntry[] = JSON.parse(readFileSync(CONFIG_FILE, 'utf8'))): TernApp {
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Config-driven routes',
-      version: '1.0.0',
       description: 'Routes listed in a JSON file and loaded at startup.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'meta', description: 'The service itself.' },
         { name: 'echo', description: 'Echoing what was sent.' },
       ],
-    },
+    }),
   });
   for (const route of routesFromConfig(entries, { baseDir: __dirname })) app.addRoute(route);
   return app;

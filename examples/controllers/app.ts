@@ -11,6 +11,7 @@ import { PostsV1Controller } from './v1/posts.controller';
 import { UsersV1Controller } from './v1/users.controller';
 import { PostsV2Controller } from './v2/posts.controller';
 import { UsersV2Controller } from './v2/users.controller';
+import { exampleOpenAPI } from '../shared/openapi';
 
 export interface BuildOptions {
   /** The data to serve; tests pass their own. Default: a store seeded with two users. */
@@ -20,19 +21,16 @@ export interface BuildOptions {
 export function buildApp(options: BuildOptions = {}): TernApp {
   const store = options.store ?? Store.seeded();
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Tern controllers example',
       version: '2.0.0',
       description: 'Users and posts, as controller classes. Sign in with `ada-token` or `grace-token`.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'meta', description: 'The service itself.' },
         { name: 'users', description: 'Accounts; v1 and v2 differ in paging and fields.' },
         { name: 'posts', description: 'What users write.' },
       ],
-    },
+    }),
   });
 
   app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `ada-token` or `grace-token`.' }));

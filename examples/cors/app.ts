@@ -4,6 +4,7 @@
  * brotli-compressed when the client accepts it.
  */
 import { compress, cors, HTTPException, TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 export const FRONTEND = 'https://app.example';
 
@@ -15,15 +16,11 @@ interface Note {
 export function buildApp(): TernApp {
   const notes: Note[] = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, text: `Note number ${i + 1}: remember the milk.` }));
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Notes (CORS and compression)',
-      version: '1.0.0',
       description: 'A notes API a browser app on another origin calls with cookies; large answers are compressed.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'notes', description: 'Short notes, readable cross-origin.' }],
-    },
+    }),
   });
 
   // Outermost, so every answer (404s and 500s included) carries the CORS headers.

@@ -8,6 +8,7 @@ import { container as rootContainer, type DependencyContainer, type InjectionTok
 import { requestScope } from './request-scope';
 import { CLOCK, type Clock } from './services';
 import { UsersController } from './users.controller';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /**
  * @example
@@ -18,15 +19,11 @@ export function buildApp(container: DependencyContainer = rootContainer.createCh
   if (!container.isRegistered(CLOCK)) container.register<Clock>(CLOCK, { useValue: () => new Date() });
   const app = new TernApp({
     resolve: (Class) => container.resolve(Class as InjectionToken<object>),
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Users (dependency injection)',
-      version: '1.0.0',
       description: 'Controllers built by a tsyringe container, with a request-scoped audit trail.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'users', description: 'Users, read and renamed.' }],
-    },
+    }),
   });
   app.addMiddleware(requestScope(container));
   app.registerControllers([UsersController]);

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compress, cors, HTTPException, TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** The folders next to this file (also when run compiled from examples/dist/downloads). */
 function folder(name: string): string {
@@ -35,19 +36,15 @@ export interface AppOptions {
 export function buildApp(options: AppOptions = {}): TernApp {
   const tickMs = options.tickMs ?? 1000;
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Downloads, events and uploads',
-      version: '1.0.0',
       description: 'Files with ranges, a streamed CSV export, server-sent events and uploads, used by a page.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'files', description: 'Downloads and uploads.' },
         { name: 'events', description: 'Server-sent events.' },
         { name: 'page', description: 'The page and its settings.' },
       ],
-    },
+    }),
   });
   app.addMiddleware(compress());
 

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { HTTPException, MakeConfig, TernApp, type TernRequest, type TernResponse } from '@tern/core';
 import { configureTemplates, FileRouter } from '@tern/file-router';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /**
  * The example's source folder. Run from sources (jest, ts-node) that is this file's folder;
@@ -30,18 +31,14 @@ export interface SiteOptions {
 export function buildApp(options: SiteOptions = {}): TernApp {
   const app = new TernApp({
     config: new MakeConfig({ debug: options.debug ?? false }),
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Tern Notes API',
-      version: '1.0.0',
       description: 'The JSON API beside the notes site (its HTML pages are not part of the document).',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'api', description: 'Where the resources are.' },
         { name: 'posts', description: 'Blog posts.' },
       ],
-    },
+    }),
   });
 
   const templates = configureTemplates({ templateDir: join(SOURCE_DIR, 'templates'), autoReload: options.autoReload ?? false });

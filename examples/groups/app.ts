@@ -5,6 +5,7 @@
  */
 import express from 'express';
 import { Group, HTTPException, Routes, TernApp, type Middleware } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** A middleware factory used as a `[factory, args, options]` group entry. */
 function requireHeader(args: { header: string }, options: { value: string }): Middleware {
@@ -60,15 +61,11 @@ export function buildApp(): { app: TernApp; audit: string[] } {
   );
 
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Admin (groups)',
-      version: '1.0.0',
       description: 'Admin routes grouped under one prefix with shared middleware, beside a mounted Express app (not documented).',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'admin', description: 'Routes for administrators (`X-Role: admin`).' }],
-    },
+    }),
   });
   app.addRoute(admin);
   app.addRoute(new Group({ path: '/legacy', app: legacy }));

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HTTPException, TernApp, type Middleware, type TernAppOptions } from '@tern/core';
 import pino, { type Logger } from 'pino';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** Something the app holds open for its whole life (a database pool in a real app). */
 export class ReportStore {
@@ -46,15 +47,11 @@ export interface BuildOptions {
 
 export function buildApp({ log = pino({ level: 'silent' }), store = new ReportStore(), trustProxy = false, proxyHeaders }: BuildOptions = {}): TernApp {
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Reports (lifecycle)',
-      version: '1.0.0',
       description: 'Slow reports that stop when the client leaves; an access log and request ids.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'reports', description: 'Reports built on demand.' }],
-    },
+    }),
     // close() gives in-flight requests 10 s, then cuts what is left (and aborts their signals).
     server: { closeTimeout: 10_000 },
     // req.ip is the client's address only when the proxy in front is trusted (docs/proxies.md).

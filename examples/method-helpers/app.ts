@@ -3,6 +3,7 @@
  * Run: `npm run build && node examples/dist/method-helpers/main.js`.
  */
 import { HTTPException, MakeConfig, TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 interface Todo {
   id: number;
@@ -17,15 +18,11 @@ const NOT_FOUND = { 404: 'No such todo' };
 export function buildApp(options: { debug?: boolean } = {}): TernApp {
   const app = new TernApp({
     config: new MakeConfig({ debug: options.debug ?? false }),
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Todos (method helpers)',
-      version: '1.0.0',
       description: 'A todo list declared with `app.get`, `app.post`, `app.patch` and `app.delete`.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'todos', description: 'Things to do.' }],
-    },
+    }),
   });
   const todos = new Map<number, Todo>([[1, { id: 1, title: 'Try Tern', done: false }]]);
   let nextId = 2;

@@ -6,6 +6,7 @@
 import { APIKey, enforceSecurity, HTTPBearer, HTTPException, OAuth2, Router, TernApp } from '@tern/core';
 import { demoCredentials, verifiers, type Credentials, type Principal } from './auth';
 import { CreateNote, Note } from './models';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** Where the (external) OAuth2 server lives; the docs page sends users there to log in. */
 const AUTH_URL = 'https://auth.example.com';
@@ -17,19 +18,15 @@ const SCOPES = {
 
 export function buildApp(credentials: Credentials = demoCredentials): TernApp {
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Notes (OpenAPI security)',
-      version: '1.0.0',
       description: 'Every way Tern declares security, enforced by one middleware.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'meta', description: 'The service itself; public.' },
         { name: 'account', description: 'Who is calling.' },
         { name: 'notes', description: 'Notes, each route with its own security requirements.' },
       ],
-    },
+    }),
   });
 
   // Declaring a scheme only describes it: `enforceSecurity` below is what checks credentials.

@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { Exclude, Expose, Type } from 'class-transformer';
 import { IsDate, IsEmail, IsInt, IsObject, IsString, ValidateNested } from 'class-validator';
 import { ApiResponse, Controller, Get, HTTPException, MakeConfig, Param, TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 export class TeamDto {
   @IsString() name: string;
@@ -79,15 +80,11 @@ class UsersController {
 export function buildApp(config: ConstructorParameters<typeof MakeConfig>[0] = {}): TernApp {
   const app = new TernApp({
     config: new MakeConfig(config),
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Users (responses by contract)',
-      version: '1.0.0',
       description: 'Declared response models filter what is sent.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'users', description: 'Users as their DTO shows them.' }, { name: 'auth', description: 'The signed-in user.' }, { name: 'admin', description: 'Administration.' }],
-    },
+    }),
   });
   // The signed-in user would come from a session; user 1 stands in for it here.
   app.get('/auth/me', { summary: 'The signed-in user', description: 'The user behind the session, as MeDto declares it.', tags: ['auth'], responses: { 200: MeDto } }, async () => rows[0]);

@@ -4,6 +4,7 @@
  */
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Routes, TernApp } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 export class CreateBook {
   @IsString() title: string;
@@ -62,15 +63,11 @@ export const createBookRoute = new Routes({
 
 export function buildApp(): TernApp {
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Books (Routes objects)',
-      version: '1.0.0',
       description: 'Books declared as `Routes` objects, added to the app one by one.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'books', description: 'The book shelf.' }],
-    },
+    }),
   });
   app.addRoute(listRoute('books', () => books));
   app.addRoute(bookRoute);

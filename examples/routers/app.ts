@@ -3,6 +3,7 @@
  * route names read `v1.users.get` and `v2.users.get`. A custom converter constrains a segment.
  */
 import { Convertor, registerUrlConvertor, Router, TernApp, type Middleware } from '@tern/core';
+import { exampleOpenAPI } from '../shared/openapi';
 
 /** `{lang:lang}`: a two-letter language code, lower-cased. */
 class LanguageConvertor extends Convertor<string> {
@@ -42,20 +43,17 @@ const sunset: Middleware = async (req, res, next) => (await next()).setHeader('D
 
 export function buildApp(): TernApp {
   const app = new TernApp({
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Users (routers)',
       version: '2.0.0',
       description: 'One users router mounted under two API versions.',
-      contact: { name: 'Tern examples', url: 'https://example.org/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [
         { name: 'v1', description: 'Version 1: deprecated, answers carry `Deprecation: true`.' },
         { name: 'v2', description: 'Version 2.' },
         { name: 'users', description: 'People using the API.' },
         { name: 'greetings', description: 'Saying hello.' },
       ],
-    },
+    }),
   });
   const shared = usersRouter();
 

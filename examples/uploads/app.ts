@@ -8,6 +8,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
 import { HTTPException, MakeConfig, TernApp } from '@tern/core';
 import { PhotosController } from './photos.controller';
+import { exampleOpenAPI } from '../shared/openapi';
 
 export const WEBHOOK_SECRET = 'example-secret';
 const AVATAR_TYPES = ['image/png', 'image/jpeg'];
@@ -30,15 +31,11 @@ export function buildApp(): TernApp {
   // Every body, uploads included, stays under bodyLimit (here 2 MiB).
   const app = new TernApp({
     config: new MakeConfig({ bodyLimit: 2 * 1024 * 1024 }),
-    openapi: {
+    openapi: exampleOpenAPI({
       title: 'Uploads',
-      version: '1.0.0',
       description: 'Avatars, CSV imports, a form and a signed webhook: bodies beyond JSON.',
-      contact: { name: 'Tern examples', url: 'https://github.com/tern/tern' },
-      license: { name: 'MIT', identifier: 'MIT' },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: [{ name: 'avatars', description: 'Profile images.' }, { name: 'imports', description: 'CSV files counted as they stream.' }, { name: 'feedback', description: 'A form or JSON.' }, { name: 'webhooks', description: 'Signed callbacks.' }, { name: 'photos', description: 'Uploads through controller decorators.' }],
-    },
+    }),
   });
   const avatars = new Map<string, StoredAvatar>();
 
