@@ -6,38 +6,13 @@
  * Only property names (as JSON string literals, which are valid JavaScript string literals) are
  * written into the source; the helpers are passed in as arguments.
  */
-import {
-  OMITTED,
-  labelBytes,
-  putAny,
-  putAscii,
-  putBytes,
-  putByte,
-  putNumber,
-  putDate,
-  putString,
-  putText,
-  writeToString,
-  type ByteWriter,
-} from './json-bytes';
+import { BYTE_HELPERS, OMITTED, writeToString, type ByteWriter } from './json-bytes';
 import { isBoxedPrimitive, isStandardDate, unbox } from './json-values';
 import type { FieldPlan, ObjectPlan, ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
-const HELPERS = {
-  labelBytes,
-  putAny,
-  putAscii,
-  putBytes,
-  putByte,
-  putNumber,
-  putDate,
-  putString,
-  putText,
-  isStandardDate,
-  isBoxedPrimitive,
-  unbox,
-} as const;
+/** What generated code may call, passed to it as arguments by these names. */
+const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, unbox } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an

@@ -22,6 +22,11 @@ const KEEP_AT_MOST = 1024 * 1024;
 /** The scratch buffer, and a `Buffer` over the same memory for Node's native encoders. */
 let bytes = new Uint8Array(INITIAL_SIZE);
 let encoder = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function useBuffer(next: Uint8Array<ArrayBuffer>): void {
+  bytes = next;
+  encoder = Buffer.from(next.buffer, next.byteOffset, next.byteLength);
+}
 /** True while a body is being written: a getter or `toJSON` that serializes another body gets its own buffer. */
 let writing = false;
 
@@ -32,8 +37,7 @@ function reserve(position: number, size: number): void {
   while (next < position + size) next *= 2;
   const grown = new Uint8Array(next);
   grown.set(bytes.subarray(0, position));
-  bytes = grown;
-  encoder = Buffer.from(grown.buffer, grown.byteOffset, grown.byteLength);
+  useBuffer(grown);
 }
 
 /** A generated writer: writes `value` (met under `key`) at `position`, returns the position after it or `OMITTED`. */
@@ -49,24 +53,16 @@ export type ByteWriter = (position: number, value: unknown, key: string | number
  */
 export function writeToString(write: ByteWriter, value: unknown, key: string | number): string | undefined {
   const outer = writing ? bytes : undefined;
-  if (outer !== undefined) {
-    bytes = new Uint8Array(INITIAL_SIZE);
-    encoder = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  if (outer !== undefined) useBuffer(new Uint8Array(INITIAL_SIZE));
   writing = true;
   try {
     const end = write(0, value, key);
     return end === OMITTED ? undefined : encoder.toString('utf8', 0, end);
   } finally {
-    if (outer !== undefined) {
-      bytes = outer;
-      encoder = Buffer.from(outer.buffer, outer.byteOffset, outer.byteLength);
-    } else {
+    if (outer !== undefined) useBuffer(outer);
+    else {
       writing = false;
-      if (bytes.length > KEEP_AT_MOST) {
-        bytes = new Uint8Array(INITIAL_SIZE);
-        encoder = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      }
+      if (bytes.length > KEEP_AT_MOST) useBuffer(new Uint8Array(INITIAL_SIZE));
     }
   }
 }
@@ -92,7 +88,7 @@ export function putBytes(position: number, data: Uint8Array): number {
   return position + length;
 }
 
-/** Text known to be ASCII: labels (generated code checks them at compile time), numbers, `true`, `null`. */
+/** Text known to be ASCII: numbers, `true`, `false`, `null`, `{}`. */
 export function putAscii(position: number, text: string): number {
   const length = text.length;
   reserve(position, length);
@@ -102,7 +98,7 @@ export function putAscii(position: number, text: string): number {
 }
 
 /** Any text (already JSON): short ASCII by hand, the rest by Node's UTF-8 encoder. */
-export function putText(position: number, text: string): number {
+function putText(position: number, text: string): number {
   const length = text.length;
   if (length < 64) {
     reserve(position, length);
@@ -180,3 +176,6 @@ function putStrings(position: number, list: unknown[]): number {
   }
   return putByte(end, 93);
 }
+
+/** The writers generated code calls (codegen.ts passes them to it by these names). */
+export const BYTE_HELPERS = { labelBytes, putAny, putAscii, putBytes, putByte, putNumber, putDate, putString } as const;
