@@ -40,20 +40,16 @@ const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
  * quote('say "hi"'); // '"say \\"hi\\""'
  */
 export function quote(text: string): string {
-  return isPlain(text) ? '"' + text + '"' : JSON.stringify(text);
-}
-
-/** True when `text` is its own JSON string literal once quoted: nothing in it needs escaping. */
-function isPlain(text: string): boolean {
   const length = text.length;
   if (length < 42) {
     for (let i = 0; i < length; i++) {
       const code = text.charCodeAt(i);
-      if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return false;
+      if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
     }
-    return true;
+    return '"' + text + '"';
   }
-  return length < 5000 && !NEEDS_CARE.test(text);
+  if (length < 5000 && !NEEDS_CARE.test(text)) return '"' + text + '"';
+  return JSON.stringify(text);
 }
 
 /**
