@@ -155,6 +155,7 @@ export {
 } from './controllers';
 export type {
   MethodRouteOptions,
+  NamedParamType,
   ClassOrMethodDecorator,
   RouteMethodDecorator,
   ControllerEntry,

@@ -91,6 +91,8 @@ export interface ParamMeta {
   name?: string;
   /** A model class given explicitly (`@Body(Model)`, `@Query(Model)`) instead of the reflected type. */
   model?: Function;
+  /** A scalar type given explicitly (`@Query('page', Number)`), for code compiled without decorator metadata. */
+  type?: Function;
   /** The decorator as written, for error messages: `@Param('id')`. */
   label: string;
   /** `@UploadedFile` / `@UploadedFiles` options. */

@@ -6,6 +6,7 @@ export { Deprecated, Tags, Summary, Description, OperationId, ApiResponse, Exclu
 export { UseMiddleware } from './middleware';
 export { applyDecorators } from './apply-decorators';
 export { Param, Query, Body, Header, Cookie, Req, Res, User } from './params';
+export type { NamedParamType } from './params';
 export { UploadedFile } from './uploaded-file';
 export { UploadedFiles } from './uploaded-files';
 export type { ClassOrMethodDecorator, RouteMethodDecorator } from './targets';
