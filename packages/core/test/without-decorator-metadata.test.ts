@@ -34,13 +34,18 @@ function loadCompiled(name: string, source: string): Record<string, unknown> {
 const ARTICLES = `
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsString, Length, ValidateNested, IsObject } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
 import { Body, Controller, Cookie, Get, Header, Param, Post, Query, TernApp } from '@tern/core';
 
 class Author { @IsString() @Length(1, 20) username: string; }
 class NewArticle {
   @IsString() title: string;
   @IsObject() @ValidateNested() @Type(() => Author) author: Author;
+}
+
+class ArticleQuery {
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) limit?: number;
+  @IsOptional() @IsString() author?: string;
 }
 
 @Controller('/articles')
@@ -64,6 +69,11 @@ class ArticlesController {
   @Get('/archive/{year}')
   async archive(@Param('year', Number) year: number) {
     return { year, yearType: typeof year };
+  }
+
+  @Get('/search')
+  async search(@Query(ArticleQuery) query: ArticleQuery) {
+    return { query, limitType: typeof query.limit };
   }
 
   @Post('/', { statusCode: 201 })
@@ -99,6 +109,13 @@ describe('a controller app compiled by esbuild (no decorator metadata)', () => {
   it('converts a path parameter to the type given, over its converter', async () => {
     expect((await app.inject('/articles/archive/2024')).json()).toEqual({ year: 2024, yearType: 'number' });
     expect((await app.inject('/articles/archive/last')).statusCode).toBe(422);
+  });
+
+  it('converts @Query(Model) properties typed by @Type(() => Number)', async () => {
+    expect((await app.inject('/articles/search?limit=5&author=jake')).json()).toEqual({ query: { limit: 5, author: 'jake' }, limitType: 'number' });
+    const invalid = await app.inject('/articles/search?limit=0');
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().errors[0].path).toBe('limit');
   });
 
   it('validates @Body(Model) with its nested models', async () => {

@@ -373,8 +373,9 @@ interface QueryField {
 /** The validated properties of a query model and how each converts, read once. */
 function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const { name: key } of compiler.describe(model).properties) {
-    const type = reflectedPropertyType(model.prototype, key);
+  for (const { name: key, declaredType } of compiler.describe(model).properties) {
+    // Without decorator metadata (tsx, esbuild, vitest), a scalar `@Type(() => Number)` says it.
+    const type = reflectedPropertyType(model.prototype, key) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : undefined);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
     const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);
