@@ -1,14 +1,24 @@
 #!/usr/bin/env node
 /**
  * Installs Tern the way a user does and checks it works there: `npm run build`, `npm pack` the
- * packages, create a fresh project outside the repository (os.tmpdir()), `npm install` the
- * tarballs plus the peer dependencies (from the npm cache where possible), compile a controller
- * app with NestJS's default tsconfig under several compiler settings, start it and ask it over
- * HTTP. Then the same app with a second copy of class-transformer under @tern/core must refuse to
- * start (TERN_DUPLICATE_LIBRARY) instead of accepting unchecked nested data.
+ * packages, then, in a fresh folder outside the repository (os.tmpdir()):
+ *
+ * 1. **The first page, as written.** docs/getting-started.md is read here: its install commands
+ *    run as they are (unpinned: today's TypeScript, jest, @swc/jest; only `@tern/core` becomes the
+ *    tarball), every file it shows is written, and its commands run: `npx tsc`, the app (asked
+ *    over HTTP what the page says it answers) and `npx jest`.
+ * 2. **@tern/file-router on its own**: its tarball installed by itself next to the core (a peer
+ *    dependency), with no second copy of the core.
+ * 3. **ESM and CommonJS**: every public name of every entry point imported by name from a
+ *    `"type": "module"` folder, and required from CommonJS, as the same objects; a TypeScript
+ *    `module: nodenext` ESM app compiled with today's TypeScript runs.
+ * 4. **TypeScript 5.x**: a controller app compiled with NestJS's default tsconfig under several
+ *    settings by the repository's TypeScript (5.9), started and asked over HTTP.
+ * 5. A second copy of class-transformer under @tern/core must stop startup
+ *    (TERN_DUPLICATE_LIBRARY) instead of accepting unchecked nested data.
  *
  * Run by .ci/run and by `npm run test:packed` (not part of `npm test`: it builds and installs).
- * Takes ~30-60 s with a warm npm cache. Exits non-zero on the first failure.
+ * Needs the npm registry for the unpinned installs; ~1-2 min. Exits non-zero on the first failure.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -20,6 +30,9 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = Date.now();
 const keep = process.argv.includes('--keep');
+// `--reuse <folder>` (with --keep, for working on this script): a folder a kept run left, whose
+// project is already installed; the build, the pack and the page's install are skipped.
+const reuse = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
 
 function log(message) {
   console.log(`[packed] ${((Date.now() - started) / 1000).toFixed(1)}s ${message}`);
@@ -50,7 +63,7 @@ function check(condition, message, detail) {
 const versionOf = (name) => JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 // ---------------------------------------------------------------------------------------------
-// The app a new user writes (docs/getting-started.md), in a project of its own.
+// A controller app that uses every entry point, compiled under TypeScript 5.x settings (compat/).
 // ---------------------------------------------------------------------------------------------
 
 const APP = {
@@ -128,27 +141,6 @@ export function buildApp(): TernApp {
   return app;
 }
 `,
-  'src/users.controller.test.ts': `
-import { buildApp } from './app';
-
-test('creates a user and refuses invalid nested data', async () => {
-  const app = buildApp();
-  const created = await app.inject({ method: 'POST', url: '/users', payload: { name: 'Ada', age: 36, address: { city: 'London' } } });
-  expect(created.statusCode).toBe(201);
-  expect(created.json()).toMatchObject({ name: 'Ada', isDto: true, addressIsAddress: true });
-
-  const invalid = await app.inject({ method: 'POST', url: '/users', payload: { name: 'Ada', age: 36, address: { city: 42 } } });
-  expect(invalid.statusCode).toBe(422);
-  expect(invalid.json().errors).toContainEqual({ path: 'address.city', message: 'city must be a string' });
-});
-`,
-  'jest.config.js': `
-module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.ts$': 'ts-jest' },
-  setupFiles: ['reflect-metadata'],
-};
-`,
   'src/main.ts': `
 import { buildApp } from './app';
 
@@ -184,7 +176,7 @@ function tsconfig(overrides) {
       strictBindCallApply: false,
       forceConsistentCasingInFileNames: false,
       noFallthroughCasesInSwitch: false,
-      types: ['node', 'jest'],
+      types: ['node'],
       ...overrides,
     },
     include: ['src'],
@@ -199,15 +191,16 @@ const VARIANTS = [
 
 // ---------------------------------------------------------------------------------------------
 
-async function startApp(project, dist = 'dist') {
-  const child = spawn(process.execPath, [`${dist}/main.js`], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node <main>` in `cwd` and waits until its output matches `listening` (its first group is the address). */
+async function startApp(cwd, main, listening = /LISTENING (\S+)/, env = {}) {
+  const child = spawn(process.execPath, [main], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const result = await new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ kind: 'timeout' }), 15_000);
     child.stdout.on('data', () => {
-      const m = /LISTENING (\S+)/.exec(output);
+      const m = listening.exec(output);
       if (m) {
         clearTimeout(timer);
         resolve({ kind: 'listening', address: m[1] });
@@ -238,7 +231,7 @@ async function request(address, method, url, body) {
 }
 
 async function checkRunningApp(project, variant, dist) {
-  const { child, result, output } = await startApp(project, dist);
+  const { child, result, output } = await startApp(project, `${dist}/main.js`);
   try {
     check(result.kind === 'listening', `${variant}: the app did not start`, output());
     const { address } = result;
@@ -285,81 +278,233 @@ async function checkRunningApp(project, variant, dist) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// docs/getting-started.md, read as the test's script.
+// ---------------------------------------------------------------------------------------------
+
+const PAGE = fs.readFileSync(path.join(repo, 'docs', 'getting-started.md'), 'utf8');
+
+/** Every file the page shows: a line "`src/dto.ts`:", a blank line, then its code block. */
+function pageFiles() {
+  const files = {};
+  for (const m of PAGE.matchAll(/^`([\w./-]+)`:\n\n```\w*\n([\s\S]*?)\n```/gm)) files[m[1]] = `${m[2]}\n`;
+  for (const expected of ['tsconfig.json', 'src/dto.ts', 'src/users.controller.ts', 'src/app.ts', 'src/main.ts', 'jest.config.js', 'src/users.controller.test.ts']) {
+    check(files[expected] !== undefined, `docs/getting-started.md must show ${expected} as "\`${expected}\`:" followed by its code block`, Object.keys(files));
+  }
+  return files;
+}
+
+/** The commands of the page's first `sh` block under "## Install", one by one. */
+function pageInstallCommands() {
+  const section = PAGE.slice(PAGE.indexOf('## Install'));
+  const block = /```sh\n([\s\S]*?)\n```/.exec(section);
+  check(block, 'docs/getting-started.md must have an sh block under "## Install"');
+  return block[1].split('\n').flatMap((line) => line.split('&&')).map((command) => command.trim()).filter(Boolean);
+}
+
+/** Runs the page's install commands in `project` as written; `@tern/core` is the tarball. */
+function runPageInstall(project, coreTarball) {
+  for (const command of pageInstallCommands()) {
+    const [tool, ...args] = command.split(/\s+/);
+    if (tool === 'mkdir' || tool === 'cd') {
+      check(args[0] === path.basename(project), `the page's "${command}" must name the project folder ${path.basename(project)}`);
+      fs.mkdirSync(project, { recursive: true });
+      continue;
+    }
+    check(tool === 'npm', `packed-install.mjs does not know how to run the page's "${command}"; teach it`);
+    log(`page: ${command}`);
+    const installing = args[0] === 'install';
+    run(npm, [...args.map((arg) => (arg === '@tern/core' ? coreTarball : arg)), ...(installing ? ['--no-audit', '--no-fund'] : [])], project);
+  }
+}
+
+/** The page's app, started with `node dist/main.js` as the page says, asked what the page says it answers. */
+async function checkPageApp(project) {
+  check(PAGE.includes('npx tsc && node dist/main.js'), 'docs/getting-started.md must run the app with `npx tsc && node dist/main.js`');
+  const { child, result, output } = await startApp(project, 'dist/main.js', /listening on (\S+), docs at/, { PORT: '0' });
+  try {
+    check(result.kind === 'listening', 'the page\'s app did not start', output());
+    const { address } = result;
+    const invalid = await request(address, 'POST', '/users', { name: 'Ada', age: 36, address: { city: 42 } });
+    check(invalid.status === 422 && invalid.json.errors?.some((e) => e.path === 'address.city' && e.message === 'city must be a string'), 'page: the curl example must answer the 422 shown', invalid);
+    const created = await request(address, 'POST', '/users', { name: 'Ada', age: 36, address: { city: 'London' } });
+    check(created.status === 201 && JSON.stringify(created.json) === '{"id":1,"name":"Ada","age":36}', 'page: a valid user must be created', created);
+    const patched = await request(address, 'PATCH', '/users/1', { age: 37 });
+    check(patched.status === 200 && patched.json.name === 'Ada' && patched.json.age === 37, 'page: PATCH must change only the fields sent', patched);
+    const nulled = await request(address, 'PATCH', '/users/1', { age: null });
+    check(nulled.status === 422 && nulled.json.errors?.some((e) => e.path === 'age'), 'page: PATCH {"age":null} must be refused (PATCH and null)', nulled);
+    const after = await request(address, 'GET', '/users/1');
+    check(after.json.age === 37, 'page: a refused PATCH must change nothing', after);
+    const doc = await request(address, 'GET', '/openapi.json');
+    check(doc.status === 200 && doc.json.paths?.['/users/{id}']?.patch !== undefined, 'page: the document must be at /openapi.json', doc.status);
+  } finally {
+    child.kill();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ESM and CommonJS imports of every public name.
+// ---------------------------------------------------------------------------------------------
+
+/** Every entry point a user can import: @tern/core's exports (generic over them) and @tern/file-router. */
+function entryPoints(project) {
+  const core = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', '@tern', 'core', 'package.json'), 'utf8'));
+  const subpaths = Object.keys(core.exports).filter((key) => key !== './package.json');
+  return [...subpaths.map((key) => (key === '.' ? '@tern/core' : `@tern/core/${key.slice(2)}`)), '@tern/file-router'];
+}
+
+async function checkModuleFormats(project) {
+  const entries = entryPoints(project);
+  // The names CommonJS sees, asked of the installed packages.
+  const namesScript = `const out = {}; for (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(require(e)).filter((n) => n !== '__esModule' && n !== 'default'); console.log(JSON.stringify(out));`;
+  const names = JSON.parse(run(process.execPath, ['-e', namesScript], project));
+  check(names['@tern/core'].length > 50 && names['@tern/core'].includes('TernApp') && names['@tern/core'].includes('Controller'), '@tern/core must export its names to CommonJS', names['@tern/core']);
+
+  const esm = path.join(project, 'esm');
+  fs.mkdirSync(path.join(esm, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(esm, 'package.json'), JSON.stringify({ type: 'module' }, null, 2));
+  // Every name by name: a name Node's CommonJS export detection misses fails to link here.
+  const imports = [];
+  const rows = [];
+  entries.forEach((entry, i) => {
+    const list = names[entry].map((name, j) => `${name} as e${i}_${j}`);
+    imports.push(`import { ${list.join(', ')} } from '${entry}';`);
+    names[entry].forEach((name, j) => rows.push(`[${JSON.stringify(entry)}, ${JSON.stringify(name)}, e${i}_${j}]`));
+  });
+  fs.writeFileSync(
+    path.join(esm, 'import-all.js'),
+    `${imports.join('\n')}\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n` +
+      `const rows = [${rows.join(', ')}];\n` +
+      `const wrong = rows.filter(([entry, name, value]) => value === undefined || value !== require(entry)[name]).map(([entry, name]) => entry + ' ' + name);\n` +
+      `const namespaces = await Promise.all(${JSON.stringify(entries)}.map((e) => import(e)));\n` +
+      `const missing = namespaces.flatMap((ns, i) => Object.keys(require(${JSON.stringify(entries)}[i])).filter((n) => n !== '__esModule' && !(n in ns)));\n` +
+      `console.log(JSON.stringify({ checked: rows.length, wrong, missing }));\n`,
+  );
+  const esmResult = JSON.parse(run(process.execPath, ['import-all.js'], esm));
+  check(esmResult.wrong.length === 0 && esmResult.missing.length === 0, 'every public name must import by name from ESM, as the object CommonJS gets', esmResult);
+  log(`ESM: ${esmResult.checked} names imported by name from ${entries.length} entry points`);
+
+  // TypeScript, module nodenext, in a "type": "module" package, compiled by the project's (today's) TypeScript.
+  fs.writeFileSync(
+    path.join(esm, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022', experimentalDecorators: true, emitDecoratorMetadata: true,
+        strictPropertyInitialization: false, rootDir: './src', outDir: './dist', skipLibCheck: true, types: ['node'], strict: true,
+      },
+      include: ['src'],
+    }, null, 2),
+  );
+  fs.writeFileSync(
+    path.join(esm, 'src', 'main.ts'),
+    `import 'reflect-metadata';
+import { Controller, Get, Param, TernApp } from '@tern/core';
+import { Router } from '@tern/core/routing';
+import { FileRouter } from '@tern/file-router';
+
+@Controller('/items')
+class ItemsController {
+  @Get('/{id:int}')
+  async get(@Param('id') id: number) {
+    return { id, type: typeof id };
+  }
+}
+
+const app = new TernApp({ prefix: '/api' });
+app.registerControllers([ItemsController]);
+const health = new Router({ prefix: '/health' });
+health.get('/', async () => ({ ok: true }));
+app.mountRouter(health);
+const item = await app.inject('/api/items/7');
+const ok = await app.inject('/api/health');
+console.log(JSON.stringify({ item: item.json(), health: ok.json(), fileRouter: typeof FileRouter }));
+`,
+  );
+  run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], esm);
+  const app = JSON.parse(run(process.execPath, ['dist/main.js'], esm));
+  check(
+    JSON.stringify(app) === JSON.stringify({ item: { id: 7, type: 'number' }, health: { ok: true }, fileRouter: 'function' }),
+    'a module: nodenext ESM app must compile and run',
+    app,
+  );
+
+  // CommonJS: the same names, destructured from require in a .cjs file.
+  const cjsLines = entries.map(
+    (entry) => `{\n  const { ${names[entry].join(', ')} } = require('${entry}');\n  for (const [n, v] of Object.entries({ ${names[entry].join(', ')} })) if (v === undefined) missing.push('${entry} ' + n);\n}`,
+  );
+  fs.writeFileSync(path.join(project, 'require-all.cjs'), `const missing = [];\n${cjsLines.join('\n')}\nconsole.log(JSON.stringify(missing));\n`);
+  const cjsMissing = JSON.parse(run(process.execPath, ['require-all.cjs'], project));
+  check(cjsMissing.length === 0, 'every public name must be defined when required from CommonJS', cjsMissing);
+}
+
 async function main() {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-packed-'));
+  const tmp = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tern-packed-'));
   log(`working in ${tmp}`);
   try {
-    log('npm run build');
-    run(npm, ['run', 'build'], repo);
-
     const tarballs = path.join(tmp, 'tarballs');
-    fs.mkdirSync(tarballs);
-    log('npm pack');
-    for (const workspace of ['packages/core', 'packages/file-router']) {
-      run(npm, ['pack', '--pack-destination', tarballs, '--silent'], path.join(repo, workspace));
+    if (!reuse) {
+      log('npm run build');
+      run(npm, ['run', 'build'], repo);
+      fs.mkdirSync(tarballs);
+      log('npm pack');
+      for (const workspace of ['packages/core', 'packages/file-router']) {
+        run(npm, ['pack', '--pack-destination', tarballs, '--silent'], path.join(repo, workspace));
+      }
     }
     const packed = fs.readdirSync(tarballs);
     const core = packed.find((file) => file.startsWith('tern-core-'));
     const fileRouter = packed.find((file) => file.startsWith('tern-file-router-'));
     check(core && fileRouter, 'npm pack must produce both tarballs', packed);
 
+    // 1. The first page, as written.
     const project = path.join(tmp, 'my-api');
-    fs.mkdirSync(path.join(project, 'src'), { recursive: true });
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify({ name: 'my-api', version: '1.0.0', private: true }, null, 2),
-    );
-    for (const [file, text] of Object.entries(APP)) fs.writeFileSync(path.join(project, file), text.trimStart());
+    if (!reuse) runPageInstall(project, path.join(tarballs, core));
+    const typescriptVersion = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'typescript', 'package.json'), 'utf8')).version;
+    log(`page: installed typescript ${typescriptVersion}`);
+    for (const [file, text] of Object.entries(pageFiles())) {
+      fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      fs.writeFileSync(path.join(project, file), text);
+    }
+    log('page: npx tsc');
+    run('npx', ['tsc'], project);
+    log('page: node dist/main.js');
+    await checkPageApp(project);
+    log('page: npx jest');
+    run('npx', ['jest', '--ci'], project);
 
-    log('npm install (tarballs + peer dependencies)');
-    run(
-      npm,
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--ignore-scripts',
-        path.join(tarballs, core),
-        path.join(tarballs, fileRouter),
-        `class-validator@${versionOf('class-validator')}`,
-        `class-transformer@${versionOf('class-transformer')}`,
-        `reflect-metadata@${versionOf('reflect-metadata')}`,
-        `typescript@${versionOf('typescript')}`,
-        `@types/node@${versionOf('@types/node')}`,
-        `jest@${versionOf('jest')}`,
-        `ts-jest@${versionOf('ts-jest')}`,
-        `@types/jest@${versionOf('@types/jest')}`,
-      ],
-      project,
-    );
-    check(
-      !fs.existsSync(path.join(project, 'node_modules', '@tern', 'core', 'node_modules', 'class-transformer')),
-      'class-transformer must be installed once (a peer dependency), not under @tern/core',
-    );
+    // 2. @tern/file-router's tarball on its own.
+    log('npm install @tern/file-router (its tarball alone; @tern/core is a peer dependency)');
+    run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(tarballs, fileRouter)], project);
+    check(!fs.existsSync(path.join(project, 'node_modules', '@tern', 'file-router', 'node_modules', '@tern', 'core')), '@tern/file-router must use the project\'s @tern/core, not a copy of its own');
 
-    // tsconfig.json is NestJS's default (ts-jest reads it); each variant compiles to its own folder.
-    const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
-    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig(VARIANTS[0].options), null, 2));
+    // 3. ESM and CommonJS.
+    log('ESM and CommonJS imports of every entry point');
+    await checkModuleFormats(project);
+
+    // 4. TypeScript 5.x (the repository's) under NestJS's default tsconfig and its variations.
+    const ts5 = path.join(tmp, 'typescript-5');
+    fs.mkdirSync(ts5);
+    log(`npm install typescript@${versionOf('typescript')} (for the 5.x variants)`);
+    run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', `typescript@${versionOf('typescript')}`], ts5);
+    const compat = path.join(project, 'compat');
+    fs.mkdirSync(path.join(compat, 'src'), { recursive: true });
+    for (const [file, text] of Object.entries(APP)) fs.writeFileSync(path.join(compat, file), text.trimStart());
     VARIANTS.forEach((variant, i) => {
-      const config = tsconfig({ ...variant.options, outDir: `./dist-${i}` });
-      config.exclude = ['src/**/*.test.ts'];
-      fs.writeFileSync(path.join(project, `tsconfig.${i}.json`), JSON.stringify(config, null, 2));
+      fs.writeFileSync(path.join(compat, `tsconfig.${i}.json`), JSON.stringify(tsconfig({ ...variant.options, outDir: `./dist-${i}` }), null, 2));
     });
-    log(`compile ${VARIANTS.length} tsconfig variants, and jest + ts-jest (docs/getting-started.md, "A first test")`);
-    await Promise.all([
-      ...VARIANTS.map((_, i) => runAsync(process.execPath, [tsc, '-p', `tsconfig.${i}.json`], project)),
-      runAsync(process.execPath, [path.join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], project),
-    ]);
+    log(`compile ${VARIANTS.length} tsconfig variants with TypeScript ${versionOf('typescript')}`);
+    const tsc5 = path.join(ts5, 'node_modules', 'typescript', 'bin', 'tsc');
+    await Promise.all(VARIANTS.map((_, i) => runAsync(process.execPath, [tsc5, '-p', `tsconfig.${i}.json`], compat)));
     for (const [i, variant] of VARIANTS.entries()) {
       log(`run: ${variant.name}`);
-      await checkRunningApp(project, variant.name, `dist-${i}`);
+      await checkRunningApp(compat, variant.name, `dist-${i}`);
     }
 
+    // 5. Two copies of class-transformer.
     log('a second copy of class-transformer under @tern/core must stop startup');
     const nested = path.join(project, 'node_modules', '@tern', 'core', 'node_modules', 'class-transformer');
     fs.cpSync(path.join(project, 'node_modules', 'class-transformer'), nested, { recursive: true });
-    const { child, result, output } = await startApp(project, 'dist-0');
+    const { child, result, output } = await startApp(compat, 'dist-0/main.js');
     child.kill();
     check(result.kind === 'exited' && result.code === 3, 'with two copies the app must refuse to start', output());
     check(/STARTUP FAILED TERN_DUPLICATE_LIBRARY/.test(output()), 'the failure must carry TERN_DUPLICATE_LIBRARY', output());
@@ -367,7 +512,7 @@ async function main() {
 
     log('all checks passed');
   } finally {
-    if (keep) log(`kept ${tmp}`);
+    if (keep || reuse) log(`kept ${tmp}`);
     // Deleting a node_modules with jest in it takes a while on slow disks: left to a detached rm.
     else if (process.platform !== 'win32') spawn('rm', ['-rf', tmp], { detached: true, stdio: 'ignore' }).unref();
     else fs.rmSync(tmp, { recursive: true, force: true });

@@ -19,6 +19,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  applyDecorators,
   Param,
   Query,
   Body,
@@ -30,6 +31,6 @@ export {
   UploadedFile,
   UploadedFiles,
 } from './decorators';
-export type { MethodRouteOptions, ClassOrMethodDecorator, RouteMethodDecorator } from './decorators';
+export type { MethodRouteOptions, ClassOrMethodDecorator, RouteMethodDecorator, NamedParamType } from './decorators';
 export type { ControllerEntry, ControllerResolver } from './scanner';
 export type { ControllerOptions, UploadedFileOptions } from './metadata';

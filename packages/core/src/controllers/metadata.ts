@@ -61,6 +61,8 @@ export interface MethodMeta extends LevelMeta {
   summary?: string;
   description?: string;
   operationId?: string;
+  /** `@Tags(..., { replace: true })`: the route's tags replace its controller's instead of following them. */
+  replaceTags?: boolean;
 }
 
 /** Where a parameter's value comes from. */
@@ -89,6 +91,8 @@ export interface ParamMeta {
   name?: string;
   /** A model class given explicitly (`@Body(Model)`, `@Query(Model)`) instead of the reflected type. */
   model?: Function;
+  /** A scalar type given explicitly (`@Query('page', Number)`), for code compiled without decorator metadata. */
+  type?: Function;
   /** The decorator as written, for error messages: `@Param('id')`. */
   label: string;
   /** `@UploadedFile` / `@UploadedFiles` options. */

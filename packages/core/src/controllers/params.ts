@@ -143,9 +143,22 @@ function startupError(code: StartupOrServingCode, ctx: ParamContext, meta: Param
   return new TernError(code, `${ctx.where}, parameter #${meta.index} ${meta.label}: ${message}`);
 }
 
-const NO_METADATA =
-  'no parameter types were emitted for this method. Tern reads them from TypeScript\'s emitDecoratorMetadata: ' +
-  "enable experimentalDecorators and emitDecoratorMetadata, compile with tsc (esbuild and tsx do not emit it), and load 'reflect-metadata' before your controllers.";
+/**
+ * Why a parameter's type is unknown, and the two ways out: name the type in the decorator (works
+ * under every compiler), or let TypeScript emit it.
+ */
+function noMetadata(explicit: string): string {
+  return (
+    `no parameter types were emitted for this method, and the decorator names none. Give the type: ${explicit}. ` +
+    "Or compile with tsc (or ts-jest, @swc/jest) with experimentalDecorators and emitDecoratorMetadata, and load 'reflect-metadata' first: " +
+    'tsx, esbuild and vitest do not emit decorator metadata.'
+  );
+}
+
+/** `@Query('page')` → `@Query('page', Number)`: the explicit form of a named parameter, in messages. */
+function explicitForm(meta: ParamMeta): string {
+  return meta.label.replace(/\)$/, ', Number)');
+}
 
 /**
  * Compiles one decorated parameter. `type` is its `design:paramtypes` entry. Throws a `TernError`
@@ -189,7 +202,9 @@ function plain(resolve: ParamResolver): CompiledParam {
 /** The model class of `@Body()` / `@Query()`: given explicitly, or the reflected type. */
 function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function {
   const model = meta.model ?? type;
-  if (model === undefined) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
+  if (model === undefined) {
+    throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, noMetadata(meta.source === 'body' ? '@Body(CreateUserDto)' : '@Query(ListQuery)'));
+  }
   // `import type` and interfaces reflect as Object, or as Function under some compiler settings:
   // neither names a class, and both get the same explanation.
   if (model === Object || model === Function) {
@@ -225,11 +240,16 @@ function compileBody(meta: ParamMeta, type: Function | undefined, ctx: ParamCont
   return { resolve: (req) => req.body, async: false, requestModel: model, openapi: [], canFail: false };
 }
 
-/** `@Param(name)`, `@Query(name)`, `@Header(name)`, `@Cookie(name)`. */
-function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
+/**
+ * `@Param(name)`, `@Query(name)`, `@Header(name)`, `@Cookie(name)`. The type is the one given in
+ * the decorator, else the reflected one; without either, a path parameter is what its converter
+ * made it, and the others cannot be converted.
+ */
+function compileNamed(meta: ParamMeta, reflected: Function | undefined, ctx: ParamContext): CompiledParam {
   const source = meta.source as 'param' | 'query' | 'header' | 'cookie';
   const name = meta.name as string;
-  if (!ctx.typesKnown) throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, NO_METADATA);
+  const type = meta.type ?? (ctx.typesKnown ? reflected : undefined);
+  if (type === undefined && source !== 'param') throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, noMetadata(explicitForm(meta)));
   if (source === 'param' && !ctx.pathParams.has(name)) {
     const known = [...ctx.pathParams];
     throw startupError(
@@ -240,6 +260,10 @@ function compileNamed(meta: ParamMeta, type: Function | undefined, ctx: ParamCon
         (known.length > 0 ? `; its parameters are ${known.map((k) => `'${k}'`).join(', ')}.` : '; it has no parameters.'),
     );
   }
+
+  // No type anywhere (tsx, esbuild): the path's converter already gave the value its type
+  // ({id:int} a number, {slug} a string), and the document takes the parameter's schema from it.
+  if (type === undefined) return { resolve: (req) => (req.pathParams as Record<string, unknown>)[name], async: false, openapi: [], canFail: false };
 
   if (source === 'query' && type === Array) {
     return {
@@ -349,8 +373,9 @@ interface QueryField {
 /** The validated properties of a query model and how each converts, read once. */
 function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const { name: key } of compiler.describe(model).properties) {
-    const type = reflectedPropertyType(model.prototype, key);
+  for (const { name: key, declaredType } of compiler.describe(model).properties) {
+    // Without decorator metadata (tsx, esbuild, vitest), a scalar `@Type(() => Number)` says it.
+    const type = reflectedPropertyType(model.prototype, key) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : undefined);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
     const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);

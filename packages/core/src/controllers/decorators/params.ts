@@ -2,7 +2,7 @@ import { paramList, type ParamMeta, type ParamSource } from '../metadata';
 import { misuse } from './targets';
 
 /** Records one parameter decorator (shared by the parameter decorator files). */
-export function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload'> = {}): ParameterDecorator {
+export function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload' | 'type'> = {}): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) {
       throw misuse(`${label} on a constructor parameter of ${(target as Function).name}: parameter decorators belong on route methods. Pass dependencies to registerControllers as a built instance instead.`);
@@ -17,33 +17,59 @@ function requireName(label: string, name: unknown): string {
   return name;
 }
 
+/** The types a named parameter converts to; `Array` (string[]) only for query parameters. */
+const SCALAR_TYPES: readonly Function[] = [String, Number, Boolean, Date, Object];
+
+/** The explicit type of `@Query('page', Number)`: checked here, so a typo fails where it is written. */
+function explicitType(label: string, name: string, type: unknown, allowArray = false): Pick<ParamMeta, 'name' | 'type'> {
+  if (type === undefined) return { name };
+  if (typeof type !== 'function' || !(SCALAR_TYPES.includes(type) || (allowArray && type === Array))) {
+    throw misuse(`${label}('${name}', type): type must be String, Number, Boolean, Date or Object${allowArray ? ' (Array for repeated values)' : ''}.`);
+  }
+  return { name, type };
+}
+
 /**
  * A path parameter, converted to the parameter's declared type: `number` and `boolean` values
  * that do not convert are a 422 naming the parameter. With a converter in the path
- * (`{id:int}`) the value arrives already converted.
+ * (`{id:int}`) the value arrives already converted. Code compiled without decorator metadata
+ * (tsx, esbuild, vitest) gets the value as the path's converter made it (`{id:int}` a number,
+ * `{slug}` a string), or the type given as the second argument.
  *
  * @example
  * @Get('/{id:int}/posts/{slug}')
  * async post(@Param('id') id: number, @Param('slug') slug: string) { ... }
+ *
+ * @Get('/{year}')
+ * async archive(@Param('year', Number) year: number) { ... }   // the type given: no metadata needed
  */
-export function Param(name: string): ParameterDecorator {
-  return parameter('param', `@Param('${requireName('@Param', name)}')`, { name });
+export function Param(name: string, type?: NamedParamType): ParameterDecorator {
+  const label = `@Param('${requireName('@Param', name)}')`;
+  return parameter('param', label, explicitType('@Param', name, type));
 }
+
+/** What `@Param`, `@Query`, `@Header` and `@Cookie` convert to when given a type: String, Number, Boolean, Date, Object (as it comes). */
+export type NamedParamType = StringConstructor | NumberConstructor | BooleanConstructor | DateConstructor | ObjectConstructor;
 
 /**
  * `@Query(name)`: one query parameter converted to the declared type (`string`, `number`,
- * `boolean`, `Date`, `string[]` for repeated values; `undefined` when absent).
+ * `boolean`, `Date`, `string[]` for repeated values; `undefined` when absent). `@Query(name, Number)`
+ * gives the type explicitly (`Array` for `string[]`): code compiled without decorator metadata
+ * (tsx, esbuild, vitest) needs it.
  * `@Query()` on a parameter typed by a class-validator class (or `@Query(Model)`): the whole query
  * string converted and validated into an instance, 422 on failure.
  *
  * @example
  * @Get('/')
  * async list(@Query() query: ListUsersQuery, @Query('expand') expand?: boolean) { ... }
+ *
+ * @Get('/articles')
+ * async articles(@Query('limit', Number) limit = 20, @Query('tag', Array) tags?: string[]) { ... }
  */
-export function Query(nameOrModel?: string | Function): ParameterDecorator {
+export function Query(nameOrModel?: string | Function, type?: NamedParamType | ArrayConstructor): ParameterDecorator {
   if (typeof nameOrModel === 'function') return parameter('query', `@Query(${nameOrModel.name})`, { model: nameOrModel });
   if (nameOrModel === undefined) return parameter('query', '@Query()');
-  return parameter('query', `@Query('${requireName('@Query', nameOrModel)}')`, { name: nameOrModel });
+  return parameter('query', `@Query('${requireName('@Query', nameOrModel)}')`, explicitType('@Query', nameOrModel, type, true));
 }
 
 /**
@@ -60,14 +86,26 @@ export function Body(model?: Function): ParameterDecorator {
   return parameter('body', model ? `@Body(${model.name})` : '@Body()', model ? { model } : {});
 }
 
-/** A request header (case-insensitive name), converted like {@link Query}; `undefined` when absent. */
-export function Header(name: string): ParameterDecorator {
-  return parameter('header', `@Header('${requireName('@Header', name)}')`, { name });
+/**
+ * A request header (case-insensitive name), converted like {@link Query}; `undefined` when absent.
+ * `@Header(name, Type)` gives the type explicitly, for code compiled without decorator metadata.
+ *
+ * @example
+ * async list(@Header('x-request-id', String) requestId?: string) { ... }
+ */
+export function Header(name: string, type?: NamedParamType): ParameterDecorator {
+  return parameter('header', `@Header('${requireName('@Header', name)}')`, explicitType('@Header', name, type));
 }
 
-/** A request cookie, converted like {@link Query}; `undefined` when absent. */
-export function Cookie(name: string): ParameterDecorator {
-  return parameter('cookie', `@Cookie('${requireName('@Cookie', name)}')`, { name });
+/**
+ * A request cookie, converted like {@link Query}; `undefined` when absent. `@Cookie(name, Type)`
+ * gives the type explicitly, for code compiled without decorator metadata.
+ *
+ * @example
+ * async cart(@Cookie('cart', String) cartId?: string) { ... }
+ */
+export function Cookie(name: string, type?: NamedParamType): ParameterDecorator {
+  return parameter('cookie', `@Cookie('${requireName('@Cookie', name)}')`, explicitType('@Cookie', name, type));
 }
 
 /** The Tern request. */
