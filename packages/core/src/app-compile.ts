@@ -7,13 +7,15 @@
  * 2. `compileApp`: Tern's own routes (the OpenAPI document, `/docs`) are built from the user's
  *    `RouteInfo`s; everything becomes served routes, the route table and the configured request
  *    pipeline (`pipeline/assemble.ts`); the `onReady` hooks run; with `debug`, the models that
- *    class-validator checks per request are noted.
+ *    class-validator checks per request are noted;
+ * 3. `runStartupHooks`: the `onStartup` hooks, in order (a database opened, migrations run).
  *
  * The app publishes the result only if all of it succeeded: an app whose startup failed serves
  * nothing. `AppParts` is what the app holds besides its declarations, made once from its options.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MakeConfig } from './config';
+import { TernError } from './errors';
 import type { ControllerResolver, ScanOptions } from './controllers/scanner';
 import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
@@ -33,6 +35,9 @@ import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
 
+/** A function `app.onStartup` runs inside `ready()`, in order; may return a promise. */
+export type StartupHook = () => void | Promise<void>;
+
 /** The app's options, normalised once, and what its `add…`/`on…` methods collect for `ready()`. */
 export interface AppParts extends ServingOptions {
   readonly config: MakeConfig;
@@ -42,6 +47,7 @@ export interface AppParts extends ServingOptions {
   readonly appMiddleware: Middleware[];
   readonly responseHooks: ResponseHook[];
   readonly readyHooks: ReadyHook[];
+  readonly startupHooks: StartupHook[];
   /** The app-wide controller resolver (`new TernApp({ resolve })`). */
   readonly resolveController?: ControllerResolver;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
@@ -66,6 +72,7 @@ export function appParts(options: TernAppOptions): AppParts {
     appMiddleware: [],
     responseHooks: [],
     readyHooks: [],
+    startupHooks: [],
   };
 }
 
@@ -104,6 +111,19 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;
+}
+
+/** The `onStartup` hooks, one after the other; the first failure stops them and names its hook. */
+export async function runStartupHooks(hooks: readonly StartupHook[]): Promise<void> {
+  for (const [index, hook] of hooks.entries()) {
+    try {
+      await hook();
+    } catch (err) {
+      const name = hook.name ? `'${hook.name}' (#${index + 1})` : `#${index + 1}`;
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new TernError('TERN_STARTUP_FAILED', `onStartup hook ${name} failed: ${reason}`, { cause: err });
+    }
+  }
 }
 
 /** A request `app.handler` got before a startup that then failed: the failure is reported, the answer an empty 500. */

@@ -15,9 +15,10 @@ import { ServerRunner, type CloseHook } from './lifecycle/server-runner';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import type { ModelCompiler } from './validation/model-compiler';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
-import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, type AppParts } from './app-compile';
+import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 export type { CloseHook } from './lifecycle/server-runner';
+export type { StartupHook } from './app-compile';
 
 /**
  * Something that contributes declarations when the app compiles (controllers, file routes,
@@ -111,9 +112,32 @@ export class TernApp extends RouteDeclarer {
    */
   ready(): Promise<void> {
     // What it does, in order: app-compile.ts. Published only once all of it succeeded.
-    return (this.readyPromise ??= Promise.resolve().then(() => {
-      this.compiled = compileApp(this.compileRoutes(), this.parts);
+    return (this.readyPromise ??= Promise.resolve().then(async () => {
+      const compiled = compileApp(this.compileRoutes(), this.parts);
+      await runStartupHooks(this.parts.startupHooks);
+      this.compiled = compiled;
     }));
+  }
+
+  /**
+   * Runs `hook` inside `ready()` (so before `listen()` accepts or `inject()` sends the first
+   * request), after every route compiled, hooks one after the other in the order added: to open a
+   * database, run migrations, warm a cache. A hook that throws or rejects fails `ready()` and
+   * `listen()` with `TERN_STARTUP_FAILED` naming it (its function name, else its position); the
+   * hooks after it do not run. `onClose` hooks release what the hooks opened: call `app.close()`
+   * after a failed start too.
+   *
+   * @example
+   * const db = new PGlite(process.env.DATABASE_DIR);
+   * app.onStartup(async function migrate() { await db.exec(schema); });
+   * app.onClose(() => db.close());
+   * await app.listen({ port: 3000 }); // rejects with "onStartup hook 'migrate' failed: …"
+   */
+  onStartup(hook: StartupHook): this {
+    this.beforeDeclare('add a startup hook');
+    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onStartup expects an async () => {} function.');
+    this.parts.startupHooks.push(hook);
+    return this;
   }
 
   /**

@@ -4,7 +4,7 @@
  * `/structs`) export subsets of the same names.
  */
 export { TernApp } from './app';
-export type { TernAppOptions, RouteProvider, RegisterControllersOptions, CloseHook } from './app';
+export type { TernAppOptions, RouteProvider, RegisterControllersOptions, CloseHook, StartupHook } from './app';
 export { MakeConfig } from './config';
 export type { ServerTimeouts } from './config';
 

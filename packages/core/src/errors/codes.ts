@@ -81,6 +81,7 @@ const table = {
   TERN_IMPORT_FAILED: { kind: 'startup', meaning: 'routesFromConfig could not load a module or export.' },
   TERN_APP_ALREADY_READY: { kind: 'startup', meaning: 'A declaration was made after ready().' },
   TERN_ALREADY_LISTENING: { kind: 'startup', meaning: 'listen() was called twice.' },
+  TERN_STARTUP_FAILED: { kind: 'startup', meaning: 'An onStartup hook threw or rejected; the message names it, `cause` is its error.' },
   TERN_URL_GENERATION: { kind: 'startup', meaning: 'urlFor got an unknown name, a missing parameter or a refused value.' },
   TERN_INVALID_SECURITY_SCHEME: { kind: 'startup', meaning: 'addSecurityScheme got a bad name or something that is not a scheme.' },
   TERN_UNKNOWN_SECURITY_SCHEME: { kind: 'startup', meaning: 'A security requirement names an unregistered scheme.' },

@@ -90,7 +90,7 @@ export class ServerRunner {
       try {
         await hook();
       } catch (err) {
-        this.reportHookError('an onClose hook', err);
+        this.reportHookError(hook.name ? `the onClose hook '${hook.name}'` : 'an onClose hook', err);
       }
     }
   }
