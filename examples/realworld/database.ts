@@ -9,8 +9,8 @@
  *
  * Controllers never see a driver: they get a `Database` through their constructors.
  */
-import type { PGlite } from '@electric-sql/pglite';
-import type { Pool, PoolClient } from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { Pool, type PoolClient } from 'pg';
 
 /** Runs SQL with `$1`-style parameters and resolves to the rows. */
 export interface Queryable {
@@ -38,8 +38,7 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
 }
 
 /**
- * Opens the database the options name. The drivers are loaded here, on demand, so a PGlite
- * app never loads `pg` and the other way round.
+ * Opens the database the options name.
  *
  * @example
  * const db = await openDatabase({ dir: './data' });            // PGlite, kept in ./data
@@ -47,14 +46,12 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
  */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
-    const { Pool } = await import('pg');
     const pool = new Pool({ connectionString: options.url, max: 10 });
     // A pool's idle client can fail while nobody is querying (the server restarts); without a
     // listener that error would end the process.
     pool.on('error', () => undefined);
     return new PostgresDatabase(pool);
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const db = new PGlite(options.dir);
   await db.waitReady;
   return new PGliteDatabase(db);
