@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MakeConfig } from './config';
-import { TernError } from './errors';
+import { TernError, TernTypeError } from './errors';
 import type { ControllerResolver, ScanOptions } from './controllers/scanner';
 import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
@@ -41,6 +41,8 @@ export type StartupHook = () => void | Promise<void>;
 /** The app's options, normalised once, and what its `add…`/`on…` methods collect for `ready()`. */
 export interface AppParts extends ServingOptions {
   readonly config: MakeConfig;
+  /** The global prefix, checked ('' for none). */
+  readonly prefix: string;
   readonly openapiConfig: OpenAPIConfig;
   readonly modelCompiler: ModelCompiler;
   readonly exceptions: ExceptionHandlers;
@@ -62,6 +64,7 @@ export function appParts(options: TernAppOptions): AppParts {
   const exceptions = new ExceptionHandlers(options.logger ?? console, config.debug);
   return {
     config,
+    prefix: checkPrefix(options.prefix),
     openapiConfig,
     modelCompiler,
     exceptions,
@@ -92,7 +95,17 @@ export function compileRoutes(declarations: readonly Declaration[], parts: AppPa
     modelCompiler: parts.modelCompiler,
     forbidUnknownProperties: parts.config.forbidUnknownProperties,
     checkModel: parts.checkModel,
+    prefix: parts.prefix,
   });
+}
+
+/** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */
+function checkPrefix(prefix: unknown): string {
+  if (prefix === undefined || prefix === '') return '';
+  if (typeof prefix !== 'string' || !/^(\/[^/{}?#\s]+)+\/?$|^\/$/.test(prefix)) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ prefix }) expects a static path such as '/api', got ${JSON.stringify(prefix)}.`);
+  }
+  return prefix.replace(/\/+$/, '');
 }
 
 /**
@@ -100,7 +113,7 @@ export function compileRoutes(declarations: readonly Declaration[], parts: AppPa
  * requirements are checked there even when no document is served: a typo fails startup.
  */
 function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
-  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler });
+  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler }, parts.prefix);
 }
 
 /** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */

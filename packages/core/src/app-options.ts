@@ -7,6 +7,17 @@ import type { ModelCompiler } from './validation/model-compiler';
 
 export interface TernAppOptions {
   config?: MakeConfig;
+  /**
+   * A path put before every route of the app: plain routes, routers, controllers, file routes,
+   * mounted apps, static files, and Tern's own OpenAPI document and docs page. The document's
+   * paths, `urlFor` and `getAllRoutes()` carry it. A static path (no `{parameters}`); default none.
+   *
+   * @example
+   * const app = new TernApp({ prefix: '/api' });
+   * app.get('/users', listUsers, { name: 'users' });   // GET /api/users; urlFor('users') === '/api/users'
+   * // the document at /api/openapi.json, Swagger UI at /api/docs
+   */
+  prefix?: string;
   /** OpenAPI document and docs pages; see OpenAPIOptions. */
   openapi?: OpenAPIOptions;
   /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */

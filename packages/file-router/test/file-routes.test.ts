@@ -151,6 +151,15 @@ export async function get(req: Request, _res: Response, params: { id: number; sl
     expect((await app.inject({ method: 'POST', url: '/about' })).json()).toEqual({ from: 'app' });
   });
 
+  it("puts file routes under the app's global prefix, in the document too", async () => {
+    const app = new TernApp({ logger: false, prefix: '/api' });
+    new FileRouter(app, { root: makeTree({ 'route.ts': getReturning('root'), 'about/route.ts': getReturning('about') }) });
+    expect((await app.inject('/api')).json()).toEqual({ from: 'root' });
+    expect((await app.inject('/api/about')).json()).toEqual({ from: 'about' });
+    expect((await app.inject('/about')).statusCode).toBe(404);
+    expect(Object.keys((await app.inject('/api/openapi.json')).json().paths)).toEqual(['/api', '/api/about']);
+  });
+
   it('can be created only before the app is ready', async () => {
     const app = new TernApp();
     await app.ready();

@@ -1,6 +1,7 @@
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import type { Declaration } from '../routing/declarer';
+import { joinPaths } from '../routing/path';
 import { Routes } from '../routing/routes';
 import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
@@ -16,16 +17,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * its assets under `${docsPath}/assets/` and the OAuth2 redirect page). The document and the
  * pages are built here, once, in `app.ready()`; a request only sends bytes already made.
  *
+ * Both sit under the app's global `prefix`, as every route does.
+ *
  * With `openapiPath: false` there is no document, so no docs page either; the routes' security
  * requirements are still checked (building the document checks them otherwise): a typo fails
  * startup whether or not a document is served.
  */
-export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): Declaration[] {
+export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}, prefix = ''): Declaration[] {
   if (config.openapiPath === false) {
     validateSecurityRequirements(routes, config);
     return [];
   }
-  const openapiPath = config.openapiPath;
+  // Under the app's global prefix, like every other route (the page links to these paths).
+  const openapiPath = joinPaths([prefix], config.openapiPath);
   const document = Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config, options)));
   const headers = docsHeaders(config);
   const out: Declaration[] = [
@@ -36,7 +40,7 @@ export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAP
       handler: async (req, res) => withHeaders(res, headers.file).send(document, JSON_TYPE),
     }),
   ];
-  if (config.docsPath !== false) out.push(...swaggerUiRoutes(config.docsPath, openapiPath, config.title, headers));
+  if (config.docsPath !== false) out.push(...swaggerUiRoutes(joinPaths([prefix], config.docsPath), openapiPath, config.title, headers));
   return out;
 }
 

@@ -72,6 +72,8 @@ export interface CompileOptions {
   forbidUnknownProperties?: boolean;
   /** Called with each request model before it is compiled (the app warns about models without rules). */
   checkModel?: (model: Function, where: string) => void;
+  /** The app's global prefix (`new TernApp({ prefix })`): the outermost prefix of every route. */
+  prefix?: string;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -79,7 +81,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 /** Flattens the declaration tree into compiled routes, composing prefixes, tags, names and middleware. */
 export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions = {}): CompiledRoute[] {
   const out: CompiledRoute[] = [];
-  const root: Scope = { prefixes: [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
+  const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
   walk(declarations, root, options, out);
   return out;
 }
