@@ -5,7 +5,7 @@
  * when `DATABASE_URL` is set. Run it with `npm run start:realworld`.
  */
 import 'reflect-metadata';
-import { TernApp } from '@tern/core';
+import { TernApp, type ErrorLogger } from '@tern/core';
 import { exampleOpenAPI } from '../shared/openapi';
 import { Tokens } from './auth';
 import { Conduit } from './conduit';
@@ -24,6 +24,8 @@ export interface RealWorldOptions {
   database?: DatabaseOptions;
   /** The HS256 secret tokens are signed with; 32 characters or more. */
   jwtSecret: string;
+  /** Where unexpected errors go (default `console`); tests pass `false`. */
+  logger?: ErrorLogger;
 }
 
 /** A database opened by the app's start-up and closed by its shutdown. */
@@ -67,6 +69,9 @@ export function buildApp(options: RealWorldOptions): TernApp {
   const tokens = new Tokens(options.jwtSecret);
 
   const app = new TernApp({
+    logger: options.logger,
+    // Every route, the document (/api/openapi.json) and the docs page (/api/docs) under /api.
+    prefix: '/api',
     openapi: exampleOpenAPI({
       title: 'Conduit (RealWorld) on Tern',
       description: 'The RealWorld API: sign up or log in, then send `Authorization: Token <jwt>`.',

@@ -305,13 +305,13 @@ export function conduitSuite(database: () => Promise<DatabaseOptions>, cleanup: 
     });
 
     it('is ready when the database answers', async () => {
-      const res = await app.inject('/readyz');
+      const res = await app.inject('/api/readyz');
       expect(res.json()).toEqual({ status: 'ok', database: expect.stringMatching(/^(pglite|postgres)$/) });
-      expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+      expect((await app.inject('/api/healthz')).json()).toEqual({ status: 'ok' });
     });
 
     it('documents the API under /api with the Token scheme, as a valid OpenAPI document', async () => {
-      const doc = (await app.inject('/openapi.json')).json();
+      const doc = (await app.inject('/api/openapi.json')).json();
       await expect(validate(structuredClone(doc))).resolves.toMatchObject({ valid: true });
       expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/users/login', '/api/user', '/api/articles/{slug}/comments/{id}', '/api/tags']));
       expect(doc.components.securitySchemes.Token).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });

@@ -1,0 +1,41 @@
+/**
+ * The same RealWorld suite on a real PostgreSQL server through `pg`, in a database made for this
+ * file and dropped after it. `.ci/run` installs and starts PostgreSQL and sets
+ * `TERN_TEST_POSTGRES_URL` (a role that may create databases); without it the suite is skipped
+ * and says why.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { conduitSuite } from './conduit-suite';
+
+const adminUrl = process.env.TERN_TEST_POSTGRES_URL;
+
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+if (adminUrl) {
+  const name = `realworld_test_${randomBytes(4).toString('hex')}`;
+  describe('RealWorld on a PostgreSQL server', () => {
+    conduitSuite(
+      async () => {
+        await admin((client) => client.query(`CREATE DATABASE ${name}`));
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        return { url: url.toString() };
+      },
+      () => admin(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+    );
+  });
+} else {
+  describe('RealWorld on a PostgreSQL server', () => {
+    it.todo('runs when TERN_TEST_POSTGRES_URL names a PostgreSQL server (.ci/run starts one)');
+  });
+  console.warn('RealWorld on PostgreSQL skipped: TERN_TEST_POSTGRES_URL is not set (.ci/run installs and starts PostgreSQL and sets it).');
+}
