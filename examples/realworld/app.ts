@@ -19,6 +19,9 @@ import { realWorldErrors } from './errors';
 import { migrate } from './migrations';
 import { tokenSecurity } from './security';
 
+/** Where the API is served: RealWorld clients expect `/api`. */
+export const API_PREFIX = '/api';
+
 export interface RealWorldOptions {
   /** Where the data lives (default: PGlite in memory). Tests pass `{}` for a fresh database. */
   database?: DatabaseOptions;
@@ -71,7 +74,7 @@ export function buildApp(options: RealWorldOptions): TernApp {
   const app = new TernApp({
     logger: options.logger,
     // Every route, the document (/api/openapi.json) and the docs page (/api/docs) under /api.
-    prefix: '/api',
+    prefix: API_PREFIX,
     openapi: exampleOpenAPI({
       title: 'Conduit (RealWorld) on Tern',
       description: 'The RealWorld API: sign up or log in, then send `Authorization: Token <jwt>`.',
