@@ -8,24 +8,37 @@ export interface SecurityScheme {
 }
 
 /**
- * `Authorization: Bearer <token>`.
+ * A token in the `Authorization` header: `Authorization: Bearer <token>`, or with `scheme`, another
+ * auth-scheme word in front of it (`Token <jwt>` for RealWorld, Django REST Framework and others).
+ * `enforceSecurity` reads the credential after that word (any case) and challenges with it.
  *
  * @example
  * app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
+ * app.openapiConfig.addSecurityScheme('token', new HTTPBearer({ scheme: 'Token', bearerFormat: 'JWT' }));
  */
 export class HTTPBearer implements SecurityScheme {
   readonly type = 'http';
-  readonly scheme = 'bearer';
+  /** The auth-scheme word of the `Authorization` header: `'bearer'` unless given. */
+  readonly scheme: string;
   readonly bearerFormat?: string;
   readonly description?: string;
 
-  constructor(options: { bearerFormat?: string; description?: string } = {}) {
+  constructor(options: { scheme?: string; bearerFormat?: string; description?: string } = {}) {
+    const scheme = options.scheme ?? 'bearer';
+    // RFC 9110's auth-scheme is a token: letters, digits and a few marks, no space.
+    if (typeof scheme !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `HTTPBearer: scheme must be one auth-scheme word such as 'Token', got ${JSON.stringify(scheme)}.`);
+    }
+    if (/^(basic|digest)$/i.test(scheme)) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `HTTPBearer: '${scheme}' is not a token scheme (its credentials are not a single token).`);
+    }
+    this.scheme = /^bearer$/i.test(scheme) ? 'bearer' : scheme;
     this.bearerFormat = options.bearerFormat;
     this.description = options.description;
   }
 
   toOpenAPI(): SecuritySchemeObject {
-    return compact({ type: 'http' as const, scheme: 'bearer', bearerFormat: this.bearerFormat, description: this.description });
+    return compact({ type: 'http' as const, scheme: this.scheme, bearerFormat: this.bearerFormat, description: this.description });
   }
 }
 

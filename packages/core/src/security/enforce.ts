@@ -29,7 +29,8 @@ export interface OAuth2Grant {
 /** Verifiers by the name the scheme is registered under in `app.openapiConfig`. */
 export type SecurityVerifiers = Record<string, SecurityVerifier>;
 
-type Kind = { type: 'bearer' } | { type: 'oauth2' } | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string };
+/** `bearer`: a token after an auth-scheme word in `Authorization` (`Bearer`, or `Token`…). */
+type Kind = { type: 'bearer'; word: string; pattern: RegExp } | { type: 'oauth2' } | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string };
 
 /** A registered scheme with its verifier: how to read the credential and how to judge it. */
 interface Scheme {
@@ -52,14 +53,14 @@ const NO_SCOPES: ReadonlySet<string> = new Set();
 
 /**
  * Middleware that enforces each route's declared `security` with OpenAPI's semantics: entries are
- * alternatives tried in order (the first satisfied wins), every scheme of an entry is required,
+ * alternatives tried in order (the first satisfied wins; an empty entry `{}`, anonymous, last), every scheme of an entry is required,
  * listed scopes must all be granted, and a route with no `security` (or `[]`) is public. Missing or
  * invalid credentials are a 401 with `WWW-Authenticate`; valid credentials lacking scopes, a 403.
  * The satisfied entry's first principal becomes `req.user`; all of them are in
  * `req.state.principals`, by scheme name.
  *
  * Credentials are read as each registered scheme says: `HTTPBearer` and `OAuth2` from
- * `Authorization: Bearer <token>`, `APIKey` from its header, query parameter or cookie. A verifier
+ * `Authorization: Bearer <token>` (`Token <jwt>` for `new HTTPBearer({ scheme: 'Token' })`), `APIKey` from its header, query parameter or cookie. A verifier
  * named after an unregistered scheme, or a route requiring a scheme that has no verifier, fails
  * `app.ready()`.
  *
@@ -123,7 +124,9 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
 }
 
 function kindOf(name: string, openapi: Record<string, unknown>): Kind {
-  if (openapi.type === 'http' && String(openapi.scheme).toLowerCase() === 'bearer') return { type: 'bearer' };
+  if (openapi.type === 'http' && typeof openapi.scheme === 'string' && !/^(basic|digest)$/i.test(openapi.scheme)) {
+    return tokenKind(openapi.scheme);
+  }
   if (openapi.type === 'oauth2') return { type: 'oauth2' };
   if (openapi.type === 'apiKey' && (openapi.in === 'header' || openapi.in === 'query' || openapi.in === 'cookie')) {
     return { type: 'apiKey', in: openapi.in, name: String(openapi.name) };
@@ -134,10 +137,23 @@ function kindOf(name: string, openapi: Record<string, unknown>): Kind {
   );
 }
 
+/** `Authorization: <word> <token68>`, the word in any case; challenges say it as registered (`Bearer` for bearer). */
+function tokenKind(scheme: string): { type: 'bearer'; word: string; pattern: RegExp } {
+  const word = scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme;
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { type: 'bearer', word, pattern: new RegExp(`^${escaped} +([A-Za-z0-9\\-._~+/]+=*) *$`, 'i') };
+}
+
+/** OAuth2 access tokens arrive as `Authorization: Bearer <token>`. */
+const OAUTH2_TOKEN = tokenKind('bearer');
+
 function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>, app: TernApp): Plan {
   const security = route.security;
   if (!security || security.length === 0) return null;
-  return security.map((requirement) =>
+  // An empty entry ({}, anonymous allowed) is tried last, wherever it was written: credentials a
+  // client sends are always read, so a signed-in reader is never taken for an anonymous one.
+  const ordered = [...security.filter((r) => Object.keys(r).length > 0), ...security.filter((r) => Object.keys(r).length === 0)];
+  return ordered.map((requirement) =>
     Object.entries(requirement).map(([name, scopes]) => {
       const scheme = schemes.get(name);
       if (!scheme) {
@@ -171,7 +187,7 @@ function credentialOf(kind: Kind, req: TernRequest): string | undefined {
   }
   const header = req.headers.get('authorization');
   if (!header) return undefined;
-  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  const m = (kind.type === 'oauth2' ? OAUTH2_TOKEN : kind).pattern.exec(header);
   return m ? m[1] : undefined;
 }
 
@@ -224,7 +240,8 @@ async function authorize(plan: Entry[], req: TernRequest): Promise<void> {
 
 function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException {
   const challenges: string[] = [];
-  let bearer: 'missing' | 'invalid' | undefined;
+  // One challenge per auth-scheme word (Bearer, Token…), in the order first met; invalid wins over missing.
+  const tokenStates = new Map<string, 'missing' | 'invalid'>();
   let anyInvalid = false;
   for (const entry of plan) {
     for (const { scheme } of entry) {
@@ -233,12 +250,13 @@ function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException 
       if (scheme.kind.type === 'apiKey') {
         const challenge = `APIKey in="${scheme.kind.in}", name="${scheme.kind.name}"`;
         if (!challenges.includes(challenge)) challenges.push(challenge);
-      } else if (bearer !== 'invalid') {
-        bearer = state === 'invalid' ? 'invalid' : 'missing';
+      } else {
+        const word = scheme.kind.type === 'oauth2' ? 'Bearer' : scheme.kind.word;
+        if (tokenStates.get(word) !== 'invalid') tokenStates.set(word, state === 'invalid' ? 'invalid' : 'missing');
       }
     }
   }
-  if (bearer) challenges.unshift(bearer === 'invalid' ? 'Bearer error="invalid_token"' : 'Bearer');
+  challenges.unshift(...[...tokenStates].map(([word, state]) => (state === 'invalid' ? `${word} error="invalid_token"` : word)));
   return requestError(
     'TERN_UNAUTHORIZED',
     anyInvalid ? 'The credentials sent are not valid.' : 'Authentication is required.',

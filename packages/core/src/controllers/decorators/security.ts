@@ -4,14 +4,21 @@ import { isStringArray, levelTarget, misuse, prepend, type ClassOrMethodDecorato
 /**
  * Declares a security requirement for the OpenAPI document. Several `@Security` decorators are
  * alternatives (any one suffices), in the order written; `@Security({ a: [], b: [] })` requires all
- * of its schemes together. On the class it applies to every route that declares none itself.
- * Declaring never enforces: add `enforceSecurity(app, verifiers)` for that.
+ * of its schemes together, and `@Security({})` (OpenAPI's empty requirement) allows anonymous
+ * access: with other `@Security` entries, that is optional authentication (credentials are read
+ * when sent, `req.user` is unset when not). On the class it applies to every route that declares
+ * none itself. Declaring never enforces: add `enforceSecurity(app, verifiers)` for that.
  *
  * @example
  * @Get('/me')
  * @Security('bearerAuth')                      // either a bearer token…
  * @Security('oauth2', ['read:users'])          // …or an OAuth2 token with the read:users scope
  * async me(@User() user: Account) { return user; }
+ *
+ * @Get('/articles/{slug}')
+ * @Security('bearerAuth')                      // signed in: req.user is the reader…
+ * @Security({})                                // …or anonymous
+ * async article(@Param('slug') slug: string, @Req() req: TernRequest) { return articles.get(slug, req.user); }
  */
 export function Security(scheme: string, scopes?: string[]): ClassOrMethodDecorator;
 export function Security(requirement: SecurityRequirement): ClassOrMethodDecorator;
@@ -30,10 +37,9 @@ function toRequirement(schemeOrRequirement: unknown, scopes: unknown): SecurityR
     return { [schemeOrRequirement]: [...scopes] };
   }
   if (schemeOrRequirement === null || typeof schemeOrRequirement !== 'object' || Array.isArray(schemeOrRequirement)) {
-    throw misuse("@Security expects a scheme name ('bearerAuth') or a requirement object ({ apiKey: [], oauth2: ['read'] }).");
+    throw misuse("@Security expects a scheme name ('bearerAuth'), a requirement object ({ apiKey: [], oauth2: ['read'] }), or {} (anonymous allowed).");
   }
   const entries = Object.entries(schemeOrRequirement);
-  if (entries.length === 0) throw misuse('@Security({}): name at least one scheme; use @Public() to declare a route public.');
   const requirement: SecurityRequirement = {};
   for (const [name, list] of entries) {
     if (!isStringArray(list)) throw misuse(`@Security({ ${name}: … }): scopes must be a list of strings.`);
