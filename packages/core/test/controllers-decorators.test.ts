@@ -154,6 +154,45 @@ describe('controller decorators', () => {
     expect(log).toEqual(['option', 'class', 'method']);
   });
 
+  it("lets a route replace its controller's tags with @Tags(..., { replace: true }), in the document too", async () => {
+    @Controller('/articles', { tags: ['articles'] })
+    @Tags('content')
+    class Articles {
+      @Get('/')
+      @Tags('public')
+      async list() { return []; }
+
+      @Get('/feed', { tags: ['own'] })
+      @Tags('feed', { replace: true })
+      async feed() { return []; }
+
+      @Get('/drafts')
+      @Tags('drafts', 'mine', { replace: true })
+      @Tags('extra')
+      async drafts() { return []; }
+    }
+    const app = new TernApp();
+    app.registerControllers([Articles]);
+    expect(app.getAllRoutes().map((r) => [r.rawPath, r.tags])).toEqual([
+      ['/articles', ['articles', 'content', 'public']],
+      ['/articles/feed', ['own', 'feed']],
+      ['/articles/drafts', ['drafts', 'mine', 'extra']],
+    ]);
+    const document = (await app.inject('/openapi.json')).json();
+    expect(document.paths['/articles/feed'].get.tags).toEqual(['own', 'feed']);
+    expect(document.paths['/articles'].get.tags).toEqual(['articles', 'content', 'public']);
+  });
+
+  it('refuses { replace: true } on the class, where there is nothing to replace', () => {
+    expect(() => {
+      @Tags('x', { replace: true })
+      @Controller('/x')
+      class X {}
+      return X;
+    }).toThrow(expect.objectContaining({ code: 'TERN_DECORATOR_MISUSE', message: expect.stringContaining('goes on a route method') }));
+    expect(() => Tags({ replace: true } as never)).toThrow(expect.objectContaining({ code: 'TERN_DECORATOR_MISUSE' }));
+  });
+
   it('runs middleware from several @UseMiddleware in the order written, first outermost', async () => {
     const log: string[] = [];
     @Controller('/m')

@@ -61,6 +61,8 @@ export interface MethodMeta extends LevelMeta {
   summary?: string;
   description?: string;
   operationId?: string;
+  /** `@Tags(..., { replace: true })`: the route's tags replace its controller's instead of following them. */
+  replaceTags?: boolean;
 }
 
 /** Where a parameter's value comes from. */

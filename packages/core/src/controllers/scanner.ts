@@ -157,10 +157,12 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
   const forbidUnknownProperties = meta.options.forbidUnknownProperties;
   const { prefix, options } = meta;
   const level = getClassLevel(cls);
+  // The controller's tags go on each route (before its own), not on the router: a route with
+  // @Tags(..., { replace: true }) leaves them out.
+  const classTags = [...(options.tags ?? []), ...level.tags];
   const router = new Router({
     prefix,
     name: options.name,
-    tags: [...(options.tags ?? []), ...level.tags],
     middleware: [...(options.middleware ?? []), ...level.middleware],
     excludeFromSchema: options.excludeFromSchema === true || level.excludeFromSchema,
   });
@@ -186,7 +188,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
         buildRoute({
           where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
           classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.compiler ?? defaultModelCompiler, classFiltering: options.responseFiltering,
+          compiler: scan.compiler ?? defaultModelCompiler, classFiltering: options.responseFiltering, classTags,
         }),
       );
       count++;
@@ -254,6 +256,8 @@ function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Reco
 
 interface RouteInput {
   where: string;
+  /** The controller's tags (option, then class `@Tags`), put before the route's own unless it replaces them. */
+  classTags: readonly string[];
   prefix: string;
   decl: RouteDecl;
   method: DeclaredMethod;
@@ -263,7 +267,7 @@ interface RouteInput {
   /** TypeScript emitted `design:paramtypes` for the method. */
   typesKnown: boolean;
   compiler: ModelCompiler;
-  level: LevelMeta & { summary?: string; description?: string; operationId?: string };
+  level: LevelMeta & { summary?: string; description?: string; operationId?: string; replaceTags?: boolean };
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
@@ -316,7 +320,8 @@ function buildRoute(input: RouteInput): AnyRoutes {
 
   const methodSecurity = securityOf(where, security as SecurityRequirement[] | undefined, level);
   const code = (statusCode as number | undefined) ?? 200;
-  const routeTags = [...((tags as string[] | undefined) ?? []), ...level.tags];
+  const ownTags = [...((tags as string[] | undefined) ?? []), ...level.tags];
+  const routeTags = level.replaceTags ? ownTags : [...input.classTags, ...ownTags];
   const routeMiddleware = [...((middleware as RouteOptions['middleware']) ?? []), ...level.middleware];
 
   const options: RouteOptions = {

@@ -1,4 +1,5 @@
 import type { ResponseSchema } from '../../routing/types';
+import type { MethodMeta } from '../metadata';
 import { isStringArray, levelTarget, methodTarget, misuse, prepend, type ClassOrMethodDecorator, type RouteMethodDecorator } from './targets';
 
 /**
@@ -11,19 +12,40 @@ export function Deprecated(): ClassOrMethodDecorator {
   };
 }
 
+/** The last argument of `@Tags`: `{ replace: true }` on a method drops the controller's tags for that route. */
+export interface TagsOptions {
+  replace?: boolean;
+}
+
 /**
  * OpenAPI tags. On the class they come before each route's own tags; several `@Tags` add up in the
- * order written.
+ * order written. On a method, a last argument `{ replace: true }` makes the route's tags (all its
+ * `@Tags` and its `tags` option) replace the controller's instead of following them.
  *
  * @example
- * @Get('/')
- * @Tags('posts', 'public')
- * async list() { ... }
+ * @Controller('/articles')
+ * @Tags('articles')
+ * class ArticlesController {
+ *   @Get('/')
+ *   @Tags('public')                      // tags: ['articles', 'public']
+ *   async list() { ... }
+ *
+ *   @Get('/feed')
+ *   @Tags('feed', { replace: true })     // tags: ['feed']
+ *   async feed() { ... }
+ * }
  */
-export function Tags(...tags: string[]): ClassOrMethodDecorator {
-  if (tags.length === 0 || !isStringArray(tags)) throw misuse("@Tags(...tags) expects one or more strings, e.g. @Tags('users').");
+export function Tags(...tags: [...tags: string[], options: TagsOptions] | string[]): ClassOrMethodDecorator {
+  const last = tags[tags.length - 1];
+  const options: TagsOptions = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as TagsOptions) : {};
+  const names = last === options ? tags.slice(0, -1) : tags;
+  if (names.length === 0 || !isStringArray(names)) throw misuse("@Tags(...tags) expects one or more strings, e.g. @Tags('users').");
+  if (options.replace !== undefined && typeof options.replace !== 'boolean') throw misuse('@Tags(..., { replace }): replace must be true or false.');
   return (target, key, descriptor) => {
-    prepend(levelTarget('@Tags', target, key, descriptor).tags, tags);
+    if (options.replace && key === undefined) throw misuse("@Tags(..., { replace: true }) goes on a route method: it replaces the controller's tags for that route.");
+    const level = levelTarget('@Tags', target, key, descriptor);
+    prepend(level.tags, names);
+    if (options.replace) (level as MethodMeta).replaceTags = true; // a method: the class case threw above
   };
 }
 
