@@ -141,6 +141,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  applyDecorators,
   Param,
   Query,
   Body,

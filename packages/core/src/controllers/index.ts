@@ -19,6 +19,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  applyDecorators,
   Param,
   Query,
   Body,
