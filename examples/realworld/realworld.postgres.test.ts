@@ -20,22 +20,20 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-if (adminUrl) {
-  const name = `realworld_test_${randomBytes(4).toString('hex')}`;
-  describe('RealWorld on a PostgreSQL server', () => {
-    conduitSuite(
-      async () => {
-        await admin((client) => client.query(`CREATE DATABASE ${name}`));
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        return { url: url.toString() };
-      },
-      () => admin(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
-    );
-  });
-} else {
-  describe('RealWorld on a PostgreSQL server', () => {
+describe('RealWorld on a PostgreSQL server', () => {
+  if (!adminUrl) {
     it.todo('runs when TERN_TEST_POSTGRES_URL names a PostgreSQL server (.ci/run starts one)');
-  });
-  console.warn('RealWorld on PostgreSQL skipped: TERN_TEST_POSTGRES_URL is not set (.ci/run installs and starts PostgreSQL and sets it).');
-}
+    console.warn('RealWorld on PostgreSQL skipped: TERN_TEST_POSTGRES_URL is not set (.ci/run installs and starts PostgreSQL and sets it).');
+    return;
+  }
+  const name = `realworld_test_${randomBytes(4).toString('hex')}`;
+  conduitSuite(
+    async () => {
+      await admin((client) => client.query(`CREATE DATABASE ${name}`));
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return { url: url.toString() };
+    },
+    () => admin(async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+  );
+});

@@ -1,30 +1,36 @@
 /**
- * RealWorld's authentication: `Authorization: Token <jwt>`. The scheme is declared once for the
- * document, routes declare `@Security('Token')` (or OPTIONAL_TOKEN), and `enforceSecurity`
- * checks exactly those declarations; `@User()` is then the signed-in account.
+ * RealWorld's authentication: `Authorization: Token <jwt>`, declared as `HTTPBearer({ scheme: 'Token' })`, once for the
+ * document; routes say `@Authenticated()` (a token is required) or `@OptionalAuth()` (a token, if
+ * sent, makes the reader known); `enforceSecurity` checks exactly those declarations, and
+ * `@User()` is then the signed-in account.
  */
-import { APIKey, enforceSecurity, type Middleware, type SecurityRequirement, type TernApp } from '@tern/core';
+import { ApiResponse, applyDecorators, enforceSecurity, HTTPBearer, Security, type Middleware, type TernApp } from '@tern/core';
 import type { Tokens } from './auth';
 import type { Conduit } from './conduit';
+import { GenericErrorModel } from './dto';
 
-const TOKEN_PREFIX = /^Token\s+/i;
+/** The scheme's name in the document and in `@Security`. */
+const TOKEN = 'Token';
+
+/** A valid token is required: 401 in RealWorld's error format otherwise. */
+export const Authenticated = () => applyDecorators(Security(TOKEN), ApiResponse(401, GenericErrorModel));
 
 /**
- * Read by routes where signing in only changes what is shown (`favorited`, `following`): a valid
- * token makes the reader known, no token is fine. OpenAPI's `{}` entry is "no credentials".
+ * Anyone may call; a valid token makes the reader known (`favorited`, `following`). OpenAPI's
+ * `{}` entry is "no credentials", tried after the token.
  */
-export const OPTIONAL_TOKEN: SecurityRequirement[] = [{ Token: [] }, {}];
+export const OptionalAuth = () => applyDecorators(Security(TOKEN), Security({}));
 
 /** Declares the `Token` scheme on the app and returns the middleware that enforces it. */
 export function tokenSecurity(app: TernApp, conduit: Conduit, tokens: Tokens): Middleware {
   app.openapiConfig.addSecurityScheme(
-    'Token',
-    new APIKey({ name: 'Authorization', in: 'header', description: 'Send `Authorization: Token <jwt>`, the token that registering or logging in returns.' }),
+    TOKEN,
+    new HTTPBearer({ scheme: 'Token', description: 'Send `Authorization: Token <jwt>`, the token that registering or logging in returns.' }),
   );
   return enforceSecurity(app, {
-    Token: async (header) => {
-      if (!TOKEN_PREFIX.test(header)) return null;
-      const claims = tokens.verify(header.replace(TOKEN_PREFIX, ''));
+    // enforceSecurity reads the word `Token` and hands over the bare JWT.
+    [TOKEN]: async (jwt) => {
+      const claims = tokens.verify(jwt);
       return claims && (await conduit.accountById(claims.userId));
     },
   });

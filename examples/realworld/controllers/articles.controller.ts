@@ -1,8 +1,8 @@
-import { ApiResponse, Body, Controller, Delete, Get, Param, Post, Put, Query, Security, User } from '@tern/core';
+import { ApiResponse, Body, Controller, Delete, Get, Param, Post, Put, Query, User } from '@tern/core';
 import type { Account, Conduit } from '../conduit';
 import { pageOf } from '../paging';
 import { GenericErrorModel, MultipleArticlesResponse, NewArticleRequest, SingleArticleResponse, UpdateArticleRequest } from '../dto';
-import { OPTIONAL_TOKEN } from '../security';
+import { Authenticated, OptionalAuth } from '../security';
 
 /** Articles, the feed and favorites (`/articles`). */
 @Controller('/articles', { tags: ['Articles'], name: 'articles' })
@@ -10,7 +10,8 @@ import { OPTIONAL_TOKEN } from '../security';
 export class ArticlesController {
   constructor(private readonly conduit: Conduit) {}
 
-  @Get('/', { name: 'list', summary: 'Get recent articles globally', description: 'Newest first, filtered by tag, author or who favorited them. Auth is optional.', responses: { 200: MultipleArticlesResponse }, security: OPTIONAL_TOKEN })
+  @Get('/', { name: 'list', summary: 'Get recent articles globally', description: 'Newest first, filtered by tag, author or who favorited them. Auth is optional.', responses: { 200: MultipleArticlesResponse } })
+  @OptionalAuth()
   async list(
     @Query('tag') tag?: string,
     @Query('author') author?: string,
@@ -23,28 +24,26 @@ export class ArticlesController {
   }
 
   @Get('/feed', { name: 'feed', summary: 'Get recent articles from users you follow', responses: { 200: MultipleArticlesResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   async feed(@User() viewer: Account, @Query('limit') limit?: number, @Query('offset') offset?: number): Promise<MultipleArticlesResponse> {
     return this.conduit.listArticles({ followedBy: viewer.id }, pageOf(limit, offset), viewer.id);
   }
 
-  @Get('/{slug}', { name: 'get', summary: 'Get an article', responses: { 200: SingleArticleResponse }, security: OPTIONAL_TOKEN })
+  @Get('/{slug}', { name: 'get', summary: 'Get an article', responses: { 200: SingleArticleResponse } })
+  @OptionalAuth()
   @ApiResponse(404, GenericErrorModel)
   async get(@Param('slug') slug: string, @User() viewer?: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.article(slug, viewer?.id) };
   }
 
   @Post('/', { name: 'create', summary: 'Create an article', statusCode: 201, responses: { 201: SingleArticleResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   async create(@Body() body: NewArticleRequest, @User() author: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.createArticle(author.id, body.article) };
   }
 
   @Put('/{slug}', { name: 'update', summary: 'Update an article', description: 'Only its author may; a new title gives a new slug.', responses: { 200: SingleArticleResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   @ApiResponse(403, GenericErrorModel)
   @ApiResponse(404, GenericErrorModel)
   async update(@Param('slug') slug: string, @Body() body: UpdateArticleRequest, @User() user: Account): Promise<SingleArticleResponse> {
@@ -52,8 +51,7 @@ export class ArticlesController {
   }
 
   @Delete('/{slug}', { name: 'delete', summary: 'Delete an article', description: 'Only its author may.', statusCode: 204 })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   @ApiResponse(403, GenericErrorModel)
   @ApiResponse(404, GenericErrorModel)
   async remove(@Param('slug') slug: string, @User() user: Account): Promise<void> {
@@ -61,16 +59,14 @@ export class ArticlesController {
   }
 
   @Post('/{slug}/favorite', { name: 'favorite', summary: 'Favorite an article', responses: { 200: SingleArticleResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   @ApiResponse(404, GenericErrorModel)
   async favorite(@Param('slug') slug: string, @User() user: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.favorite(slug, user.id, true) };
   }
 
   @Delete('/{slug}/favorite', { name: 'unfavorite', summary: 'Unfavorite an article', responses: { 200: SingleArticleResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   @ApiResponse(404, GenericErrorModel)
   async unfavorite(@Param('slug') slug: string, @User() user: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.favorite(slug, user.id, false) };

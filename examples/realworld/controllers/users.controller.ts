@@ -1,6 +1,7 @@
-import { ApiResponse, Body, Controller, Get, HTTPException, Post, Put, Security, User } from '@tern/core';
+import { ApiResponse, Body, Controller, Get, HTTPException, Post, Put, User } from '@tern/core';
 import type { Tokens } from '../auth';
 import type { Account, Conduit } from '../conduit';
+import { Authenticated } from '../security';
 import { GenericErrorModel, LoginUserRequest, NewUserRequest, UpdateUserRequest, UserResponse } from '../dto';
 
 /** Registration, login and the signed-in user (`/users`, `/user`). */
@@ -26,15 +27,13 @@ export class UsersController {
   }
 
   @Get('/user', { name: 'current', summary: 'Get current user', responses: { 200: UserResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   async current(@User() account: Account): Promise<UserResponse> {
     return this.signedIn(account);
   }
 
   @Put('/user', { name: 'update', summary: 'Update current user', responses: { 200: UserResponse } })
-  @Security('Token')
-  @ApiResponse(401, GenericErrorModel)
+  @Authenticated()
   async update(@Body() body: UpdateUserRequest, @User() account: Account): Promise<UserResponse> {
     return this.signedIn(await this.conduit.updateAccount(account.id, body.user));
   }
