@@ -1,5 +1,5 @@
 # Sourced by .ci/run: installs PostgreSQL with the system package manager when missing, starts
-# a cluster, makes a role that may create databases, and exports TERN_TEST_POSTGRES_URL for
+# a cluster, makes a role that may create databases, and exports POSTGRES_TEST_URL for
 # examples/realworld/realworld.postgres.test.ts. Returns non-zero (and prints why) when it cannot.
 
 start_postgres() {
@@ -14,6 +14,6 @@ start_postgres() {
   pg_lsclusters -h | grep -q "^$version main .* online" || $sudo pg_ctlcluster "$version" main start || return 1
   $sudo su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'tern'\"" | grep -q 1 ||
     $sudo su postgres -c "psql -qc \"CREATE ROLE tern LOGIN CREATEDB PASSWORD 'tern'\"" || return 1
-  export TERN_TEST_POSTGRES_URL="postgres://tern:tern@127.0.0.1:5432/postgres"
-  echo "== PostgreSQL $version running; TERN_TEST_POSTGRES_URL set"
+  export POSTGRES_TEST_URL="postgres://tern:tern@127.0.0.1:5432/postgres"
+  echo "== PostgreSQL $version running; POSTGRES_TEST_URL set"
 }

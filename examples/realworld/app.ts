@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { TernApp, type ErrorLogger } from '@tern/core';
 import { exampleOpenAPI } from '../shared/openapi';
-import { Tokens } from './auth';
+import { jwtSecretFromEnv, Tokens } from './auth';
 import { Conduit } from './conduit';
 import { ArticlesController } from './controllers/articles.controller';
 import { CommentsController } from './controllers/comments.controller';
@@ -25,8 +25,8 @@ export const API_PREFIX = '/api';
 export interface RealWorldOptions {
   /** Where the data lives (default: PGlite in memory). Tests pass `{}` for a fresh database. */
   database?: DatabaseOptions;
-  /** The HS256 secret tokens are signed with; 32 characters or more. */
-  jwtSecret: string;
+  /** The HS256 secret tokens are signed with, 32 characters or more (default: random per process). */
+  jwtSecret?: string;
   /** Where unexpected errors go (default `console`); tests pass `false`. */
   logger?: ErrorLogger;
 }
@@ -58,7 +58,7 @@ class DatabaseSlot {
  * const app = buildApp({ database: { dir: './data' }, jwtSecret: process.env.JWT_SECRET! });
  * await app.listen({ port: 3003 });
  */
-export function buildApp(options: RealWorldOptions): TernApp {
+export function buildApp(options: RealWorldOptions = {}): TernApp {
   const slot = new DatabaseSlot();
   const database: Database = {
     get driver() {
@@ -69,7 +69,7 @@ export function buildApp(options: RealWorldOptions): TernApp {
     close: () => slot.opened?.close() ?? Promise.resolve(),
   };
   const conduit = new Conduit(database);
-  const tokens = new Tokens(options.jwtSecret);
+  const tokens = new Tokens(options.jwtSecret ?? jwtSecretFromEnv({}));
 
   const app = new TernApp({
     logger: options.logger,

@@ -1,14 +1,14 @@
 /**
  * The same RealWorld suite on a real PostgreSQL server through `pg`, in a database made for this
  * file and dropped after it. `.ci/run` installs and starts PostgreSQL and sets
- * `TERN_TEST_POSTGRES_URL` (a role that may create databases); without it the suite is skipped
+ * `POSTGRES_TEST_URL` (a role that may create databases); without it the suite is skipped
  * and says why.
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { conduitSuite } from './conduit-suite';
 
-const adminUrl = process.env.TERN_TEST_POSTGRES_URL;
+const adminUrl = process.env.POSTGRES_TEST_URL;
 
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: adminUrl });
@@ -22,8 +22,8 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
 
 describe('RealWorld on a PostgreSQL server', () => {
   if (!adminUrl) {
-    it.todo('runs when TERN_TEST_POSTGRES_URL names a PostgreSQL server (.ci/run starts one)');
-    console.warn('RealWorld on PostgreSQL skipped: TERN_TEST_POSTGRES_URL is not set (.ci/run installs and starts PostgreSQL and sets it).');
+    it.todo('runs when POSTGRES_TEST_URL names a PostgreSQL server (.ci/run starts one)');
+    console.warn('RealWorld on PostgreSQL skipped: POSTGRES_TEST_URL is not set (.ci/run installs and starts PostgreSQL and sets it).');
     return;
   }
   const name = `realworld_test_${randomBytes(4).toString('hex')}`;
