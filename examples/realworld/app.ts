@@ -104,8 +104,8 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
 
   // Liveness needs nothing; readiness asks the database, so a load balancer stops sending
   // requests to an instance that lost it.
-  app.get('/healthz', { summary: 'Liveness', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { summary: 'Readiness: the database answers', tags: ['meta'], security: [], responses: { 200: { status: String, database: String }, 503: { description: 'The database does not answer' } } }, async (req, res) => {
+  app.get('/healthz', { summary: 'Liveness', description: 'Answers while the process is up; asks no database.', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { summary: 'Readiness', description: 'Answers 200 while the database answers, 503 otherwise.', tags: ['meta'], security: [], responses: { 200: { status: String, database: String }, 503: { description: 'The database does not answer' } } }, async (req, res) => {
     try {
       await database.query('SELECT 1');
       return { status: 'ok', database: database.driver };

@@ -23,20 +23,20 @@ export class ArticlesController {
     return this.conduit.listArticles({ tag, author, favorited }, pageOf(limit, offset), viewer?.id);
   }
 
-  @Get('/feed', { name: 'feed', summary: 'Get recent articles from users you follow', responses: { 200: MultipleArticlesResponse } })
+  @Get('/feed', { name: 'feed', summary: 'Get recent articles from users you follow', description: 'Newest first, paged by limit and offset.', responses: { 200: MultipleArticlesResponse } })
   @Authenticated()
   async feed(@User() viewer: Account, @Query('limit') limit?: number, @Query('offset') offset?: number): Promise<MultipleArticlesResponse> {
     return this.conduit.listArticles({ followedBy: viewer.id }, pageOf(limit, offset), viewer.id);
   }
 
-  @Get('/{slug}', { name: 'get', summary: 'Get an article', responses: { 200: SingleArticleResponse } })
+  @Get('/{slug}', { name: 'get', summary: 'Get an article', description: 'One article by its slug. Auth is optional.', responses: { 200: SingleArticleResponse } })
   @OptionalAuth()
   @ApiResponse(404, GenericErrorModel)
   async get(@Param('slug') slug: string, @User() viewer?: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.article(slug, viewer?.id) };
   }
 
-  @Post('/', { name: 'create', summary: 'Create an article', statusCode: 201, responses: { 201: SingleArticleResponse } })
+  @Post('/', { name: 'create', summary: 'Create an article', description: 'Publishes an article as the signed-in user; its slug comes from the title.', statusCode: 201, responses: { 201: SingleArticleResponse } })
   @Authenticated()
   async create(@Body() body: NewArticleRequest, @User() author: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.createArticle(author.id, body.article) };
@@ -58,14 +58,14 @@ export class ArticlesController {
     await this.conduit.deleteArticle(slug, user.id);
   }
 
-  @Post('/{slug}/favorite', { name: 'favorite', summary: 'Favorite an article', responses: { 200: SingleArticleResponse } })
+  @Post('/{slug}/favorite', { name: 'favorite', summary: 'Favorite an article', description: 'Adds the article to your favorites.', responses: { 200: SingleArticleResponse } })
   @Authenticated()
   @ApiResponse(404, GenericErrorModel)
   async favorite(@Param('slug') slug: string, @User() user: Account): Promise<SingleArticleResponse> {
     return { article: await this.conduit.favorite(slug, user.id, true) };
   }
 
-  @Delete('/{slug}/favorite', { name: 'unfavorite', summary: 'Unfavorite an article', responses: { 200: SingleArticleResponse } })
+  @Delete('/{slug}/favorite', { name: 'unfavorite', summary: 'Unfavorite an article', description: 'Removes the article from your favorites.', responses: { 200: SingleArticleResponse } })
   @Authenticated()
   @ApiResponse(404, GenericErrorModel)
   async unfavorite(@Param('slug') slug: string, @User() user: Account): Promise<SingleArticleResponse> {

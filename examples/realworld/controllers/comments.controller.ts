@@ -15,7 +15,7 @@ export class CommentsController {
     return { comments: await this.conduit.comments(slug, viewer?.id) };
   }
 
-  @Post('/', { name: 'create', summary: 'Create a comment for an article', responses: { 200: SingleCommentResponse } })
+  @Post('/', { name: 'create', summary: 'Create a comment for an article', description: 'Adds a comment as the signed-in user.', responses: { 200: SingleCommentResponse } })
   @Authenticated()
   @ApiResponse(422, GenericErrorModel)
   async create(@Param('slug') slug: string, @Body() body: NewCommentRequest, @User() author: Account): Promise<SingleCommentResponse> {

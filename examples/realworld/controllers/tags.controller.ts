@@ -7,7 +7,7 @@ import { TagsResponse } from '../dto';
 export class TagsController {
   constructor(private readonly conduit: Conduit) {}
 
-  @Get('/', { name: 'list', summary: 'Get tags', responses: { 200: TagsResponse }, security: [] })
+  @Get('/', { name: 'list', summary: 'Get tags', description: 'Tags in use, most used first (at most 100).', responses: { 200: TagsResponse }, security: [] })
   async list(): Promise<TagsResponse> {
     return { tags: await this.conduit.tags() };
   }

@@ -13,7 +13,7 @@ export class UsersController {
     private readonly tokens: Tokens,
   ) {}
 
-  @Post('/users/login', { name: 'login', summary: 'Existing user login', responses: { 200: UserResponse } })
+  @Post('/users/login', { name: 'login', summary: 'Existing user login', description: 'Exchanges an email and password for the user and a token.', responses: { 200: UserResponse } })
   @ApiResponse(401, GenericErrorModel)
   async login(@Body() body: LoginUserRequest): Promise<UserResponse> {
     const account = await this.conduit.login(body.user.email, body.user.password);
@@ -21,18 +21,18 @@ export class UsersController {
     return this.signedIn(account);
   }
 
-  @Post('/users', { name: 'register', summary: 'Register a new user', statusCode: 201, responses: { 201: UserResponse } })
+  @Post('/users', { name: 'register', summary: 'Register a new user', description: 'Creates an account; the username and email must be unused.', statusCode: 201, responses: { 201: UserResponse } })
   async register(@Body() body: NewUserRequest): Promise<UserResponse> {
     return this.signedIn(await this.conduit.register(body.user));
   }
 
-  @Get('/user', { name: 'current', summary: 'Get current user', responses: { 200: UserResponse } })
+  @Get('/user', { name: 'current', summary: 'Get current user', description: 'The account the token belongs to, with a fresh token.', responses: { 200: UserResponse } })
   @Authenticated()
   async current(@User() account: Account): Promise<UserResponse> {
     return this.signedIn(account);
   }
 
-  @Put('/user', { name: 'update', summary: 'Update current user', responses: { 200: UserResponse } })
+  @Put('/user', { name: 'update', summary: 'Update current user', description: 'Changes the fields sent; `bio` and `image` may be set to null.', responses: { 200: UserResponse } })
   @Authenticated()
   async update(@Body() body: UpdateUserRequest, @User() account: Account): Promise<UserResponse> {
     return this.signedIn(await this.conduit.updateAccount(account.id, body.user));
