@@ -14,15 +14,18 @@ const examples = readdirSync(examplesDir, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-/** `buildApp()` returns the app, or an object holding it next to test helpers. */
-async function appOf(name: string): Promise<TernApp> {
+/**
+ * `buildApp()` returns the app, or an object holding it next to test helpers. An example served
+ * under a global prefix exports it as `API_PREFIX`; its document is under it too.
+ */
+async function appOf(name: string): Promise<{ app: TernApp; prefix: string }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const module = require(join(examplesDir, name, 'app.ts')) as { buildApp?: () => unknown };
+  const module = require(join(examplesDir, name, 'app.ts')) as { buildApp?: () => unknown; API_PREFIX?: string };
   if (typeof module.buildApp !== 'function') throw new Error(`examples/${name}/app.ts does not export buildApp()`);
   const built = await module.buildApp();
   const app = built instanceof TernApp ? built : (built as { app?: unknown }).app;
   if (!(app instanceof TernApp)) throw new Error(`examples/${name}: buildApp() returned neither a TernApp nor { app }`);
-  return app;
+  return { app, prefix: module.API_PREFIX ?? '' };
 }
 
 describe('the OpenAPI document of every example app', () => {
@@ -32,8 +35,8 @@ describe('the OpenAPI document of every example app', () => {
   });
 
   it.each(examples)('%s: is served as valid OpenAPI 3.1', async (name) => {
-    const app = await appOf(name);
-    const response = await app.inject('/openapi.json');
+    const { app, prefix } = await appOf(name);
+    const response = await app.inject(`${prefix}/openapi.json`);
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toBe('3.1.0');
@@ -48,5 +51,6 @@ describe('the OpenAPI document of every example app', () => {
       .filter((route) => !route.excludeFromSchema)
       .reduce((n, route) => n + route.methods.length, 0);
     expect(operations).toHaveLength(expected);
-  });
+    await app.close();
+  }, 60_000); // examples/realworld starts an embedded Postgres (PGlite) first
 });

@@ -1,0 +1,172 @@
+/**
+ * RealWorld's JSON, as class-validator models. Request models validate (a failure is the spec's
+ * 422); response models filter what leaves the server and document it, so a row's
+ * `password_hash` or `author_id` never reaches a client.
+ */
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDate,
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+// ---- requests ----
+
+export class LoginUser {
+  @IsEmail() email: string;
+  @IsString() @IsNotEmpty() password: string;
+}
+
+export class LoginUserRequest {
+  @IsObject() @ValidateNested() @Type(() => LoginUser) user: LoginUser;
+}
+
+export class NewUser {
+  @IsString() @IsNotEmpty() @MaxLength(64) username: string;
+  @IsEmail() email: string;
+  @IsString() @MinLength(8) @MaxLength(200) password: string;
+}
+
+export class NewUserRequest {
+  @IsObject() @ValidateNested() @Type(() => NewUser) user: NewUser;
+}
+
+/**
+ * Every field optional, as PUT /user sends only what changes. `username`, `email` and `password`
+ * are NOT NULL columns: `@ValidateIf(… !== undefined)` checks them whenever they are present, so
+ * `null` is a 422 (`@IsOptional()` would let it through to the database). `bio` and `image` may
+ * be set to `null` to clear them.
+ */
+export class UpdateUser {
+  @ValidateIf((o: UpdateUser) => o.email !== undefined) @IsEmail() email?: string;
+  @ValidateIf((o: UpdateUser) => o.username !== undefined) @IsString() @IsNotEmpty() @MaxLength(64) username?: string;
+  @ValidateIf((o: UpdateUser) => o.password !== undefined) @IsString() @MinLength(8) @MaxLength(200) password?: string;
+  @IsOptional() @IsString() @MaxLength(2000) bio?: string | null;
+  @IsOptional() @IsString() @MaxLength(2000) image?: string | null;
+}
+
+export class UpdateUserRequest {
+  @IsObject() @ValidateNested() @Type(() => UpdateUser) user: UpdateUser;
+}
+
+export class NewArticle {
+  @IsString() @IsNotEmpty() @MaxLength(200) title: string;
+  @IsString() @IsNotEmpty() @MaxLength(1000) description: string;
+  @IsString() @IsNotEmpty() @MaxLength(100_000) body: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @IsNotEmpty({ each: true }) @MaxLength(64, { each: true }) tagList?: string[];
+}
+
+export class NewArticleRequest {
+  @IsObject() @ValidateNested() @Type(() => NewArticle) article: NewArticle;
+}
+
+export class UpdateArticle {
+  @ValidateIf((o: UpdateArticle) => o.title !== undefined) @IsString() @IsNotEmpty() @MaxLength(200) title?: string;
+  @ValidateIf((o: UpdateArticle) => o.description !== undefined) @IsString() @IsNotEmpty() @MaxLength(1000) description?: string;
+  @ValidateIf((o: UpdateArticle) => o.body !== undefined) @IsString() @IsNotEmpty() @MaxLength(100_000) body?: string;
+}
+
+export class UpdateArticleRequest {
+  @IsObject() @ValidateNested() @Type(() => UpdateArticle) article: UpdateArticle;
+}
+
+export class NewComment {
+  @IsString() @IsNotEmpty() @MaxLength(10_000) body: string;
+}
+
+export class NewCommentRequest {
+  @IsObject() @ValidateNested() @Type(() => NewComment) comment: NewComment;
+}
+
+/** `?limit=&offset=` of the article lists: RealWorld's defaults, bounded. */
+export class Paging {
+  @IsOptional() @Type(() => Number) @IsInt() limit?: number;
+  @IsOptional() @Type(() => Number) @IsInt() offset?: number;
+}
+
+// ---- responses ----
+
+export class User {
+  @IsEmail() email: string;
+  @IsString() token: string;
+  @IsString() username: string;
+  @IsOptional() @IsString() bio: string | null;
+  @IsOptional() @IsString() image: string | null;
+}
+
+export class UserResponse {
+  @ValidateNested() @Type(() => User) user: User;
+}
+
+export class Profile {
+  @IsString() username: string;
+  @IsOptional() @IsString() bio: string | null;
+  @IsOptional() @IsString() image: string | null;
+  @IsBoolean() following: boolean;
+}
+
+export class ProfileResponse {
+  @ValidateNested() @Type(() => Profile) profile: Profile;
+}
+
+export class Article {
+  @IsString() slug: string;
+  @IsString() title: string;
+  @IsString() description: string;
+  @IsString() body: string;
+  @IsArray() @IsString({ each: true }) tagList: string[];
+  @IsDate() createdAt: Date;
+  @IsDate() updatedAt: Date;
+  @IsBoolean() favorited: boolean;
+  @IsInt() favoritesCount: number;
+  @ValidateNested() @Type(() => Profile) author: Profile;
+}
+
+export class SingleArticleResponse {
+  @ValidateNested() @Type(() => Article) article: Article;
+}
+
+export class MultipleArticlesResponse {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Article) articles: Article[];
+  @IsInt() articlesCount: number;
+}
+
+export class Comment {
+  @IsInt() id: number;
+  @IsDate() createdAt: Date;
+  @IsDate() updatedAt: Date;
+  @IsString() body: string;
+  @ValidateNested() @Type(() => Profile) author: Profile;
+}
+
+export class SingleCommentResponse {
+  @ValidateNested() @Type(() => Comment) comment: Comment;
+}
+
+export class MultipleCommentsResponse {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Comment) comments: Comment[];
+}
+
+export class TagsResponse {
+  @IsArray() @IsString({ each: true }) tags: string[];
+}
+
+export class ErrorMessages {
+  @IsArray() @IsString({ each: true }) body: string[];
+}
+
+/** RealWorld's error body: `{"errors":{"body":["…"]}}`, for every 4xx this API answers. */
+export class GenericErrorModel {
+  @ValidateNested() @Type(() => ErrorMessages) errors: ErrorMessages;
+}

@@ -1,0 +1,37 @@
+/**
+ * RealWorld's authentication: `Authorization: Token <jwt>`, declared as `HTTPBearer({ scheme: 'Token' })`, once for the
+ * document; routes say `@Authenticated()` (a token is required) or `@OptionalAuth()` (a token, if
+ * sent, makes the reader known); `enforceSecurity` checks exactly those declarations, and
+ * `@User()` is then the signed-in account.
+ */
+import { ApiResponse, applyDecorators, enforceSecurity, HTTPBearer, Security, type Middleware, type TernApp } from '@tern/core';
+import type { Tokens } from './auth';
+import type { Conduit } from './conduit';
+import { GenericErrorModel } from './dto';
+
+/** The scheme's name in the document and in `@Security`. */
+const TOKEN = 'Token';
+
+/** A valid token is required: 401 in RealWorld's error format otherwise. */
+export const Authenticated = () => applyDecorators(Security(TOKEN), ApiResponse(401, GenericErrorModel));
+
+/**
+ * Anyone may call; a valid token makes the reader known (`favorited`, `following`). OpenAPI's
+ * `{}` entry is "no credentials", tried after the token.
+ */
+export const OptionalAuth = () => applyDecorators(Security(TOKEN), Security({}));
+
+/** Declares the `Token` scheme on the app and returns the middleware that enforces it. */
+export function tokenSecurity(app: TernApp, conduit: Conduit, tokens: Tokens): Middleware {
+  app.openapiConfig.addSecurityScheme(
+    TOKEN,
+    new HTTPBearer({ scheme: 'Token', description: 'Send `Authorization: Token <jwt>`, the token that registering or logging in returns.' }),
+  );
+  return enforceSecurity(app, {
+    // enforceSecurity reads the word `Token` and hands over the bare JWT.
+    [TOKEN]: async (jwt) => {
+      const claims = tokens.verify(jwt);
+      return claims && (await conduit.accountById(claims.userId));
+    },
+  });
+}
