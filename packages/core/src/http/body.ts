@@ -1,16 +1,22 @@
 import type { IncomingMessage } from 'node:http';
-import fastContentTypeParse from 'fast-content-type-parse';
 import secureJson from 'secure-json-parse';
 import { requestError } from '../errors/request-error';
 
-/** Limits applied to request bodies; see `TernOptions`. */
+/** Limits applied to request bodies: `MakeConfig`'s, or a route's own (`bodyLimit`, `multipartLimit` route options). */
 export interface BodyLimits {
   /** Largest body accepted, in bytes (default 1 MiB). */
   bodyLimit: number;
+  /** Largest `multipart/form-data` body, in bytes (default: `bodyLimit`). */
+  multipartLimit?: number;
   /** Deepest JSON nesting accepted; deeper bodies would overflow validators (default 64). */
   jsonDepthLimit: number;
   /** Most fields a urlencoded form may have (default 1000). */
   formFieldLimit?: number;
+}
+
+/** The limit of a multipart body: its own, else `bodyLimit`. */
+export function multipartLimitOf(limits: BodyLimits): number {
+  return limits.multipartLimit ?? limits.bodyLimit;
 }
 
 /** True when the declared Content-Length alone already exceeds the limit. */
@@ -74,23 +80,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 function aborted() {
   return requestError('TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
-}
-
-/** Checks the Content-Type names JSON (`application/json` or any `+json` type). */
-export function assertJsonContentType(req: IncomingMessage): void {
-  const header = req.headers['content-type'];
-  if (header === undefined) {
-    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', 'Expected a JSON body with Content-Type application/json.');
-  }
-  let type: string;
-  try {
-    type = fastContentTypeParse.parse(header).type;
-  } catch {
-    throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
-  }
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got '${type}'.`);
-  }
 }
 
 /**
