@@ -83,7 +83,7 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
     options: route.spec,
     excludeFromSchema: route.excludeFromSchema,
     params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName, schema: converterSchema(p) }))),
-    pathShape: route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
+    pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
     requestModel:
       route.requestModel && route.validator
         ? Object.freeze({ name: route.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
