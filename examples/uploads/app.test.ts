@@ -71,6 +71,18 @@ describe('uploads example', () => {
     expect((await app.inject({ method: 'POST', url: '/photos/gallery', headers, payload: gallery })).json()).toEqual({ count: 3, bytes: 3 * PNG.length });
   });
 
+  it('keeps JSON bodies small while uploads and the raw CSV route take large ones', async () => {
+    const app = buildApp();
+    const big = 'x'.repeat(200 * 1024);
+    const feedback = await app.inject({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ message: big }) });
+    expect([feedback.statusCode, feedback.json().detail]).toEqual([413, 'Request body exceeds the limit of 65536 bytes.']);
+    const csv = `${'a,b\n'.repeat(50_000)}`;
+    const imported = await app.inject({ method: 'POST', url: '/imports', headers, payload: multipart([{ name: 'rows', value: csv, filename: 'rows.csv', type: 'text/csv' }]) });
+    expect(imported.json()).toEqual({ counts: { 'rows.csv': 50_000 } });
+    const raw = await app.inject({ method: 'PUT', url: '/imports/raw', headers: { 'content-type': 'text/csv' }, payload: csv });
+    expect(raw.json()).toEqual({ rows: 50_000 });
+  });
+
   it('validates the feedback form like JSON', async () => {
     const app = buildApp();
     const form = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -200,7 +200,8 @@ export class TernApp extends RouteDeclarer {
    */
   async listen(options: { port?: number; host?: string } = {}): Promise<string> {
     await this.ready();
-    return this.runner.listen(this.handler, this.config.bodyLimit, options);
+    // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
+    return this.runner.listen(this.handler, this.compiled?.largestBodyLimit ?? this.config.bodyLimit, options);
   }
 
   /** The server `listen()` started, if any. */

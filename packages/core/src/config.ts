@@ -9,8 +9,13 @@ import { TernRangeError } from './errors';
 export class MakeConfig {
   /** Explain routing failures and show 500 messages and stacks in responses. Never on in production. */
   readonly debug: boolean;
-  /** Largest request body in bytes (default 1 MiB); larger is a 413. */
+  /** Largest request body in bytes (default 1 MiB); larger is a 413. Routes and controllers can set their own. */
   readonly bodyLimit: number;
+  /**
+   * Largest `multipart/form-data` body in bytes (default: `bodyLimit`); larger is a 413. An app
+   * taking uploads raises this one, and its JSON routes keep the small `bodyLimit`.
+   */
+  readonly multipartLimit: number;
   /** Deepest JSON nesting accepted (default 64); deeper is a 400. */
   readonly jsonDepthLimit: number;
   /** Longest path parameter in characters (default 100, as Fastify); longer is a 414. */
@@ -44,6 +49,7 @@ export class MakeConfig {
         MakeConfig,
         | 'debug'
         | 'bodyLimit'
+        | 'multipartLimit'
         | 'jsonDepthLimit'
         | 'maxParamLength'
         | 'forbidUnknownProperties'
@@ -56,6 +62,7 @@ export class MakeConfig {
   ) {
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
+    this.multipartLimit = positive(options.multipartLimit, this.bodyLimit, 'multipartLimit');
     this.jsonDepthLimit = positive(options.jsonDepthLimit, 64, 'jsonDepthLimit');
     this.maxParamLength = positive(options.maxParamLength, 100, 'maxParamLength');
     this.forbidUnknownProperties = options.forbidUnknownProperties === true;

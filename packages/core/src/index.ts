@@ -15,6 +15,8 @@ export {
   Group,
   routesFromConfig,
   RouteConflictError,
+  ROUTE_OPTION_NAMES,
+  NOT_IN_ROUTE_FILES,
 } from './routing';
 export type {
   RouteDefinition,
@@ -26,6 +28,10 @@ export type {
   RouteInfo,
   RouteParamInfo,
   RouteModelInfo,
+  UploadField,
+  HandlerInput,
+  RouteOptionName,
+  RouteSpec,
   MatchedRoute,
   PathParams,
   Handler,

@@ -153,7 +153,7 @@ describe('paths and path parameters', () => {
   it('refuses parameters it cannot describe', async () => {
     const bad = new TernApp();
     bad.get('/x', { parameters: [{ name: 'q' } as any] }, ok);
-    await expect(bad.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_OPENAPI_METADATA', message: expect.stringContaining('parameters[0]') });
+    await expect(bad.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining('parameters[0]') });
     const ghost = new TernApp();
     ghost.get('/x', { parameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }] }, ok);
     await expect(ghost.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_OPENAPI_METADATA', message: expect.stringContaining("'id'") });
@@ -390,8 +390,8 @@ describe('request bodies and responses', () => {
     const app = new TernApp();
     app.get('/things', { responses: { [status]: { description: 'Odd' } } }, ok);
     await expect(app.ready()).rejects.toMatchObject({
-      code: 'TERN_INVALID_OPENAPI_METADATA',
-      message: `Route GET /things: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`,
+      code: 'TERN_INVALID_ROUTE_OPTION',
+      message: `Route GET /things: responses has '${status}', which is not an HTTP status code (100-599, '2XX' or 'default').`,
     });
   });
 
@@ -435,6 +435,6 @@ describe('request bodies and responses', () => {
     });
     const badStatus = new TernApp();
     badStatus.get('/y', { responses: { 42: User } }, ok);
-    await expect(badStatus.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_OPENAPI_METADATA', message: expect.stringContaining("'42'") });
+    await expect(badStatus.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining("'42'") });
   });
 });

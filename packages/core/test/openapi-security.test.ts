@@ -133,7 +133,7 @@ describe('route security requirements', () => {
     for (const security of [{ bearerAuth: [] }, ['bearerAuth'], [{ bearerAuth: 'read' }], [{ bearerAuth: [1] }]]) {
       const app = appWithSchemes();
       app.get('/x', { security: security as any }, ok);
-      await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_SECURITY_REQUIREMENT', message: expect.stringMatching(/^Route GET \/x: security/) });
+      await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringMatching(/^Route GET \/x: security/) });
     }
   });
 

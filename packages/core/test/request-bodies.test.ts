@@ -197,6 +197,6 @@ describe('a requestModel read from a form (consumes)', () => {
   it('refuses at startup a consumes list Tern cannot read', async () => {
     const app = new TernApp();
     app.post('/x', { requestModel: Signup, consumes: ['text/csv'] }, async () => ({}));
-    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_BODY_OPTIONS' });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining("consumes") });
   });
 });

@@ -470,7 +470,7 @@ describe('startup', () => {
   it('refuses a responseFiltering option that is not a boolean', async () => {
     const app = appWith();
     app.get('/x', { responses: { 200: UserDto }, responseFiltering: 'no' as never }, async () => ({}));
-    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE', message: expect.stringContaining('GET /x') });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining('GET /x') });
     expect(() => Controller('/c', { responseFiltering: 'no' as never })).toThrow('responseFiltering must be true or false');
   });
 

@@ -48,14 +48,17 @@ describe('declaring routes', () => {
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('keeps `extra` and x-* extensions as route metadata, and types refuse a misspelt option', () => {
+  it('keeps `extra` and x-* extensions as route metadata, and types refuse a misspelt option', async () => {
     const route = new Routes({ path: '/x', extra: { rateLimit: 10 }, 'x-internal': true, summary: 'X' });
     expect(route.extra).toEqual({ rateLimit: 10, 'x-internal': true });
     expect(route.options.summary).toBe('X');
     // @ts-expect-error a typo is a compile error, not silent metadata
-    const misspelt = new Routes({ path: '/y', summery: 'Y' });
-    // Untyped code loses nothing: the unknown key is kept as metadata.
+    const misspelt = new Routes({ path: '/y', summery: 'Y', handler: async () => ({}) });
+    // Untyped code gets the same answer at startup: the unknown key is named, not kept silently.
     expect(misspelt.extra).toEqual({ summery: 'Y' });
+    const app = new TernApp();
+    app.addRoute(misspelt);
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining("unknown option 'summery'") });
   });
 
   it('sends a plain returned object as JSON with the route status code', async () => {

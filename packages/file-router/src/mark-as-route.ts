@@ -1,4 +1,4 @@
-import { TernTypeError, type Handler, type ResponseSchema, type RouteOptions } from '@tern/core';
+import { NOT_IN_ROUTE_FILES, ROUTE_OPTION_NAMES, TernTypeError, type Handler, type RouteOptions } from '@tern/core';
 
 /** A handler exported by a route file: `(req, res, params)`, params typed loosely. */
 // `any`: a route file's handler states its folder's parameters (`Handler<{ slug: string }>`), and a
@@ -7,36 +7,13 @@ import { TernTypeError, type Handler, type ResponseSchema, type RouteOptions } f
 export type FileRouteHandler = Handler<any>;
 
 /**
- * What `markAsRoute` accepts: the path, methods and documentation of a file route
- * (`responseModel`, `statusCode`, `tags`, `security`, `deprecated`…) plus the usual route options a
- * route file may need (`name` for `urlFor`, `requestModel`, `middleware`…).
+ * What `markAsRoute` accepts: the path and methods of a file route and every route option but
+ * those `NOT_IN_ROUTE_FILES` lists with its reason (`declaredIn`: the file router names the file).
+ * `responseModel` is the success response's schema (`responses[statusCode ?? 200]`).
  */
-export interface MarkAsRouteOptions
-  extends Pick<
-    RouteOptions,
-    | 'methods'
-    | 'name'
-    | 'summary'
-    | 'description'
-    | 'responses'
-    | 'requestModel'
-    | 'middleware'
-    | 'tags'
-    | 'security'
-    | 'operationId'
-    | 'deprecated'
-    | 'parameters'
-    | 'excludeFromSchema'
-    | 'statusCode'
-    | 'responseFiltering'
-    | 'consumes'
-    | 'produces'
-    | 'problems'
-  > {
+export interface MarkAsRouteOptions extends Omit<RouteOptions, 'declaredIn'> {
   /** The full URL path, replacing the one derived from the file's directory. */
   path?: string;
-  /** Schema of the success response: becomes `responses[statusCode ?? 200]`. */
-  responseModel?: ResponseSchema;
 }
 
 /**
@@ -45,11 +22,8 @@ export interface MarkAsRouteOptions
  */
 const ROUTE_OPTIONS = Symbol.for('tern.fileRouter.routeOptions');
 
-const OPTION_KEYS = new Set<string>([
-  'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
-  'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode', 'responseFiltering', 'consumes', 'produces', 'problems',
-]);
+/** What a route file may set: `path`, and the route options table's names but those it keeps for the file router. */
+const OPTION_KEYS = new Set<string>(['path', ...ROUTE_OPTION_NAMES.filter((name) => NOT_IN_ROUTE_FILES[name] === undefined)]);
 
 /**
  * Declares a route file export explicitly. Returns a new handler carrying the options (the
@@ -71,7 +45,10 @@ export function markAsRoute<H extends FileRouteHandler>(options: MarkAsRouteOpti
     throw new TernTypeError('TERN_INVALID_ARGUMENT', 'markAsRoute(options, handler): options must be an object.');
   }
   if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'markAsRoute(options, handler): handler must be a function.');
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  const reasons: Readonly<Record<string, string | undefined>> = NOT_IN_ROUTE_FILES;
+  const reserved = Object.keys(options).find((key) => reasons[key] !== undefined);
+  if (reserved) throw new TernTypeError('TERN_INVALID_ARGUMENT', `markAsRoute: a route file cannot set '${reserved}': ${reasons[reserved]}.`);
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key) && !key.startsWith('x-'));
   if (unknown.length > 0) {
     throw new TernTypeError('TERN_INVALID_ARGUMENT', `markAsRoute: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}.`);
   }

@@ -1,5 +1,5 @@
-import { HTTPBearer, TernApp, type RouteInfo } from '@tern/core';
-import { FileRouter, markAsRoute } from '@tern/file-router';
+import { HTTPBearer, NOT_IN_ROUTE_FILES, ROUTE_OPTION_NAMES, TernApp, type RouteInfo, type RouteOptionName } from '@tern/core';
+import { FileRouter, markAsRoute, type MarkAsRouteOptions } from '@tern/file-router';
 import { makeTree, removeTrees } from './support/tree';
 
 afterAll(removeTrees);
@@ -129,6 +129,39 @@ export const put = handler;
 
     const app = appFor({ 'typo/route.ts': `${IMPORTS}export const get = markAsRoute({ summry: 'x' } as any, async () => ({}));\n` });
     await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_IMPORT_FAILED', message: expect.stringMatching(/typo[/\\]route\.ts' failed to load: .*summry/) });
+  });
+
+  it('takes every route option the options table allows route files, sse, extra and x-* included', async () => {
+    // The type side: every option but those NOT_IN_ROUTE_FILES lists is a markAsRoute option.
+    type Missing = Exclude<RouteOptionName, keyof MarkAsRouteOptions | 'declaredIn'>;
+    const none: [Missing] extends [never] ? true : Missing = true;
+    expect(none).toBe(true);
+    // The value side: the file router's list is the table's, less the listed exceptions.
+    expect(Object.keys(NOT_IN_ROUTE_FILES)).toEqual(['declaredIn']);
+    for (const name of ROUTE_OPTION_NAMES.filter((n) => !(n in NOT_IN_ROUTE_FILES))) {
+      expect(() => markAsRoute({ [name]: undefined }, async () => ({}))).not.toThrow();
+    }
+    expect(() => markAsRoute({ declaredIn: 'x' } as any, async () => ({}))).toThrow("a route file cannot set 'declaredIn': the file router sets it to the route file and export");
+
+    const app = appFor({
+      'feed/route.ts': `${IMPORTS}
+export const get = markAsRoute({ sse: true, extra: { rateLimit: 5 }, 'x-internal': true, bodyLimit: 2048, multipartLimit: 4096 }, async () => ({}));
+`,
+    });
+    const route = routeAt(app, 'GET', '/feed');
+    expect(route.extra).toEqual({ rateLimit: 5, 'x-internal': true });
+    expect(route.options).toMatchObject({ sse: true, bodyLimit: 2048, multipartLimit: 4096 });
+    const operation = (await app.inject('/openapi.json')).json().paths['/feed'].get;
+    expect(operation['x-internal']).toBe(true);
+    expect(Object.keys(operation.responses[200].content)).toEqual(['text/event-stream']);
+  });
+
+  it('refuses a bad option value at ready() with the route options table’s error, naming the file', async () => {
+    const app = appFor({ 'odd/route.ts': `${IMPORTS}export const get = markAsRoute({ statusCode: 42 }, async () => ({}));\n` });
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_ROUTE_OPTION',
+      message: expect.stringMatching(/^Route GET \/odd in .*odd[/\\]route\.ts: statusCode must be a status code from 200 to 599\.$/),
+    });
   });
 
   it('refuses a path override with an unknown converter, naming the file', async () => {

@@ -25,6 +25,10 @@ export interface ControllerOptions {
   forbidUnknownProperties?: boolean;
   /** `false`: the controller's routes send JSON as their methods return it, declared response models or not. */
   responseFiltering?: boolean;
+  /** Largest body of each route in bytes, unless the route sets its own (default: the app's `bodyLimit`). */
+  bodyLimit?: number;
+  /** Largest multipart body of each route in bytes, unless the route sets its own (default: the app's `multipartLimit`). */
+  multipartLimit?: number;
 }
 
 /** What `@Controller` records on the class. */

@@ -10,8 +10,6 @@ import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import type { MultipartOptions } from '../http/multipart-limits';
-import { markChecksInput } from '../openapi/input-checks';
-import { markUploadFields } from '../openapi/upload-fields';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
 import { Routes, type AnyRoutes, type RouteDefinition } from '../routing/routes';
@@ -189,6 +187,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
           where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
           classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
           compiler: scan.compiler ?? defaultModelCompiler, classFiltering: options.responseFiltering, classTags,
+          classLimits: { bodyLimit: options.bodyLimit, multipartLimit: options.multipartLimit },
         }),
       );
       count++;
@@ -278,6 +277,8 @@ interface RouteInput {
   checkModel: ((model: Function, where: string) => void) | undefined;
   /** The controller's `responseFiltering` option; a route's own wins. */
   classFiltering: boolean | undefined;
+  /** The controller's body limits; a route's own win. */
+  classLimits: Pick<RouteOptions, 'bodyLimit' | 'multipartLimit'>;
 }
 
 function buildRoute(input: RouteInput): AnyRoutes {
@@ -344,16 +345,15 @@ function buildRoute(input: RouteInput): AnyRoutes {
     multipart: context.multipart.options,
   };
   if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
+  options.bodyLimit ??= input.classLimits.bodyLimit;
+  options.multipartLimit ??= input.classLimits.multipartLimit;
 
   const definition = definedOnly(options) as RouteDefinition;
   definition.declaredIn = where;
   definition.path = decl.path;
   definition.methods = decl.methods;
   definition.handler = buildHandler(input.instance, input.fn, compiledParams, code);
-  const route = new Routes(definition);
-  if (compiledParams.some((p) => p.canFail)) markChecksInput(route);
-  if (uploads.length > 0) markUploadFields(route, uploads);
-  return route;
+  return new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
 }
 
 /**

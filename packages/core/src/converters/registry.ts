@@ -101,7 +101,10 @@ export function hasUrlConvertor(name: string): boolean {
   return registry.has(name);
 }
 
-/** The converter registered under `name`, or undefined. Internal: paths bind converters at `ready()`. */
+/**
+ * The converter registered under `name`, or undefined, unchecked. Not exported from the package;
+ * paths bind theirs through `convertorForPath`, which checks a reassigned `regex` again.
+ */
 export function getConvertor(name: string): Convertor | undefined {
   return registry.get(name);
 }

@@ -1,12 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { requestError } from '../errors/request-error';
-import { declaredLengthExceeds, payloadTooLarge } from './body';
-
-/** Why a body stream stopped early. */
-export function clientAborted() {
-  return requestError('TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
-}
+import { declaredLengthExceeds, payloadTooLarge, watchBody } from './body';
 
 /**
  * The request body as a Readable that counts bytes and errors with the 413 problem as soon as
@@ -20,8 +14,7 @@ export function limitedBodyStream(req: IncomingMessage, limit: number): Readable
 }
 
 class LimitedBody extends Readable {
-  private size = 0;
-  private attached = false;
+  private detach?: () => void;
   private finished = false;
 
   constructor(
@@ -32,59 +25,32 @@ class LimitedBody extends Readable {
   }
 
   override _read(): void {
-    if (!this.attached) this.attach();
+    if (!this.detach) this.attach();
     this.source.resume();
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
-    this.detach();
+    this.detach?.();
     // Nothing more is wanted from the socket; the answer closes the connection when it is unread.
     if (!this.finished) this.source.pause();
     callback(err);
   }
 
   private attach(): void {
-    this.attached = true;
     if (this.source.readableEnded) {
+      this.detach = () => {};
       this.finish();
       return;
     }
-    this.source.on('data', this.onData);
-    this.source.on('end', this.onEnd);
-    this.source.on('error', this.onError);
-    this.source.on('close', this.onClose);
-  }
-
-  private detach(): void {
-    this.source.off('data', this.onData);
-    this.source.off('end', this.onEnd);
-    this.source.off('error', this.onError);
-    this.source.off('close', this.onClose);
+    this.detach = watchBody(this.source, this.limit, {
+      chunk: (chunk) => this.push(chunk),
+      end: () => this.finish(),
+      fail: (err) => this.destroy(err),
+    });
   }
 
   private finish(): void {
     this.finished = true;
-    this.detach();
     this.push(null);
   }
-
-  private readonly onData = (chunk: Buffer): void => {
-    this.size += chunk.length;
-    if (this.size > this.limit) {
-      this.destroy(payloadTooLarge(this.limit));
-      return;
-    }
-    if (!this.push(chunk)) this.source.pause();
-  };
-
-  private readonly onEnd = (): void => this.finish();
-
-  private readonly onError = (err: NodeJS.ErrnoException): void => {
-    if (err.code === 'ECONNRESET' || !this.source.complete) this.destroy(clientAborted());
-    else this.destroy(requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
-  };
-
-  private readonly onClose = (): void => {
-    if (!this.source.complete) this.destroy(clientAborted());
-  };
 }

@@ -1,16 +1,23 @@
 import type { IncomingMessage } from 'node:http';
-import fastContentTypeParse from 'fast-content-type-parse';
 import secureJson from 'secure-json-parse';
+import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 
-/** Limits applied to request bodies; see `TernOptions`. */
+/** Limits applied to request bodies: `MakeConfig`'s, or a route's own (`bodyLimit`, `multipartLimit` route options). */
 export interface BodyLimits {
   /** Largest body accepted, in bytes (default 1 MiB). */
   bodyLimit: number;
+  /** Largest `multipart/form-data` body, in bytes (default: `bodyLimit`). */
+  multipartLimit?: number;
   /** Deepest JSON nesting accepted; deeper bodies would overflow validators (default 64). */
   jsonDepthLimit: number;
   /** Most fields a urlencoded form may have (default 1000). */
   formFieldLimit?: number;
+}
+
+/** The limit of a multipart body: its own, else `bodyLimit`. */
+export function multipartLimitOf(limits: BodyLimits): number {
+  return limits.multipartLimit ?? limits.bodyLimit;
 }
 
 /** True when the declared Content-Length alone already exceeds the limit. */
@@ -23,74 +30,78 @@ export function payloadTooLarge(limit: number) {
   return requestError('TERN_BODY_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
 }
 
+/** The answer when the client goes away before its whole body arrived. */
+export function clientAborted() {
+  return requestError('TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
+}
+
+/** Where `watchBody` delivers a body: chunks, then exactly one of `end` or `fail`. */
+export interface BodySink {
+  /** A chunk within the limit; `false` pauses the request until the reader resumes it. */
+  chunk(chunk: Buffer): boolean | void;
+  end(): void;
+  /** The 413, `TERN_CLIENT_ABORTED` or `TERN_BODY_READ_FAILED`; the request is paused, nothing more is read. */
+  fail(err: HTTPException): void;
+}
+
 /**
- * Reads the whole body into a Buffer, enforcing the limit while streaming (chunked bodies have no
- * length to check up front) and rejecting when the client goes away, so no promise is left pending.
+ * The one read loop of the body readers (`readBody`, `limitedBodyStream`, multipart): counts
+ * bytes against `limit` (chunked bodies have no length to check up front), tells a client that
+ * went away from a failed read, and stops listening at the end or the first failure. Returns the
+ * function that stops listening early.
  */
+export function watchBody(req: IncomingMessage, limit: number, sink: BodySink): () => void {
+  let size = 0;
+  const detach = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    req.off('close', onClose);
+  };
+  const fail = (err: HTTPException) => {
+    detach();
+    // Stop reading: the answer closes the connection rather than draining an unwanted body.
+    if (!req.complete) req.pause();
+    sink.fail(err);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) return fail(payloadTooLarge(limit));
+    if (sink.chunk(chunk) === false) req.pause();
+  };
+  const onEnd = () => {
+    detach();
+    sink.end();
+  };
+  // Node reports a client that hung up mid-body as an 'aborted' ECONNRESET error.
+  const onError = (err: NodeJS.ErrnoException) =>
+    fail(err.code === 'ECONNRESET' || !req.complete ? clientAborted() : requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
+  const onClose = () => {
+    if (!req.complete) fail(clientAborted());
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('close', onClose);
+  return detach;
+}
+
+/** Reads the whole body into a Buffer within `limit`; rejects when the client goes away, so no promise is left pending. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declaredLengthExceeds(req, limit)) return Promise.reject(payloadTooLarge(limit));
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        // Stop reading; the connection is closed after the 413 so the rest is never parsed.
-        req.pause();
-        reject(payloadTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    const onError = (err: NodeJS.ErrnoException) => {
-      cleanup();
-      // Node reports a client that hung up mid-body as an 'aborted' ECONNRESET error.
-      if (err.code === 'ECONNRESET' || !req.complete) return reject(aborted());
-      reject(requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
-    };
-    const onClose = () => {
-      if (req.complete) return;
-      cleanup();
-      reject(aborted());
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    watchBody(req, limit, {
+      chunk: (chunk) => {
+        size += chunk.length;
+        chunks.push(chunk);
+      },
+      end: () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)),
+      fail: reject,
+    });
   });
-}
-
-function aborted() {
-  return requestError('TERN_CLIENT_ABORTED', 'The client closed the connection before sending the whole body.');
-}
-
-/** Checks the Content-Type names JSON (`application/json` or any `+json` type). */
-export function assertJsonContentType(req: IncomingMessage): void {
-  const header = req.headers['content-type'];
-  if (header === undefined) {
-    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', 'Expected a JSON body with Content-Type application/json.');
-  }
-  let type: string;
-  try {
-    type = fastContentTypeParse.parse(header).type;
-  } catch {
-    throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
-  }
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json, got '${type}'.`);
-  }
 }
 
 /**

@@ -9,8 +9,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type busboy from 'busboy';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
-import { declaredLengthExceeds, payloadTooLarge } from './body';
-import { clientAborted } from './body-stream';
+import { declaredLengthExceeds, payloadTooLarge, watchBody } from './body';
 import { assertMediaType } from './media-type';
 import { multipartLimit, type ResolvedLimits } from './multipart-limits';
 
@@ -54,15 +53,12 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     throw requestError('TERN_INVALID_MULTIPART', `The multipart body cannot be parsed: ${(err as Error).message}.`);
   }
 
-  let size = 0;
   let settled = false;
+  let detach = () => {};
   let current: Readable | undefined;
 
   const cleanup = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('close', onClose);
+    detach();
     parser.off('drain', onDrain);
   };
   const fail = (err: HTTPException) => {
@@ -80,21 +76,8 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
       sink.done(failure);
     });
   };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > bodyLimit) return fail(payloadTooLarge(bodyLimit));
-    if (!parser.write(chunk)) req.pause();
-  };
   const onDrain = () => {
     if (!settled) req.resume();
-  };
-  const onEnd = () => parser.end();
-  const onError = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ECONNRESET' || !req.complete) fail(clientAborted());
-    else fail(requestError('TERN_BODY_READ_FAILED', `The request body could not be read: ${err.message}`));
-  };
-  const onClose = () => {
-    if (!req.complete) fail(clientAborted());
   };
 
   parser.on('field', (name, value, info) => {
@@ -133,14 +116,8 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
   });
   parser.on('drain', onDrain);
 
-  if (req.readableEnded) {
-    parser.end();
-  } else {
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  }
+  if (req.readableEnded) parser.end();
+  else detach = watchBody(req, bodyLimit, { chunk: (chunk) => parser.write(chunk), end: () => parser.end(), fail });
   return { abort: fail };
 }
 

@@ -3,11 +3,11 @@ import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
 import { responseSignal } from './abort';
 import type { Readable } from 'node:stream';
-import { assertJsonContentType, parseJson, readBody, type BodyLimits } from './body';
+import { multipartLimitOf, parseJson, readBody, type BodyLimits } from './body';
 import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
-import { assertMediaType, FORM_TYPE } from './media-type';
+import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
 import type { MultipartOptions } from './multipart-limits';
 import { multipartParts, type MultipartPart } from './multipart-parts';
@@ -88,7 +88,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     readonly path: string,
     /** The query string without its leading `?`, or an empty string. */
     readonly search: string,
-    private readonly limits: BodyLimits,
+    private limits: BodyLimits,
   ) {
     this.pathParams = {} as P;
   }
@@ -268,7 +268,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     if (reads.multipart) return reads.multipart;
     if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
-    return (reads.multipart = readMultipart(this.raw, options, this.limits.bodyLimit));
+    return (reads.multipart = readMultipart(this.raw, options, multipartLimitOf(this.limits)));
   }
 
   /**
@@ -284,7 +284,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     const reads = (this.bodyReads ??= {});
     if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
-    return multipartParts(this.raw, options, this.limits.bodyLimit);
+    return multipartParts(this.raw, options, multipartLimitOf(this.limits));
   }
 
   /** The `Last-Event-ID` header an EventSource sends when it reconnects (see `res.sse`). */
@@ -306,4 +306,13 @@ export class TernRequest<P = Record<string, UntypedParam>> {
  */
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * Gives a routed request its route's body limits (a route or controller `bodyLimit` or
+ * `multipartLimit`), before any middleware can read the body. Not a method: the limits are the
+ * framework's business, not something handlers change.
+ */
+export function useRouteLimits(req: TernRequest, limits: BodyLimits): void {
+  req['limits'] = limits;
 }

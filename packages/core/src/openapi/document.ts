@@ -12,15 +12,11 @@ import type {
   SchemaObject,
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
-import type { PathParam } from '../routing/path';
-import { compiledRouteOf, type RouteInfo } from '../routing/route-info';
-import type { CompiledPath } from '../routing/path';
+import type { RouteInfo, RouteParamInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
-import { checksInput } from './input-checks';
 import { copyJson } from './copy-json';
 import { describeRequestBody } from './request-body';
-import { uploadFieldsOf } from './upload-fields';
 import { applyProduces, readsJson, requestBodyOf } from './content';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
@@ -44,11 +40,6 @@ export const OPENAPI_VERSION = '3.1.0';
 
 /** Methods an OpenAPI 3.1 Path Item can hold; routes with other methods are not documented. */
 const DOCUMENTED_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE']);
-
-/** Converters that accept every value their segment can hold: they never answer 422. */
-const ACCEPT_ALL = new Set(['str', 'path']);
-
-const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its compiled routes and its OpenAPI settings.
@@ -75,7 +66,6 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   const spec: OpenAPIObject = { openapi: OPENAPI_VERSION, info, paths: {} };
   if (config.servers !== undefined && config.servers.length > 0) spec.servers = config.servers.map((server) => structuredClone(server));
 
-  for (const route of routes) compiledOf(route);
   const documented = routes.filter((route) => !route.excludeFromSchema);
   const operations: OperationRef[] = documented.flatMap((route) =>
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
@@ -143,13 +133,14 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   if (options.summary) out.summary = String(options.summary);
   if (options.description) out.description = String(options.description);
   out.operationId = context.ids.idFor(operation);
-  const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
+  const declaredParameters = (options.parameters ?? []).map((p) => (p.in === 'path' ? { ...structuredClone(p), required: true } : structuredClone(p)));
+  const parameters = mergeParameters(pathParameters(route, names), declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`) : undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
-  const uploads = uploadFieldsOf(compiledOf(route).declaration);
-  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel, where);
+  const { uploads } = route;
+  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
@@ -161,28 +152,11 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
 
 /** `in: path` parameters, named as in the OpenAPI path, typed by their converters. */
 function pathParameters(route: RouteInfo, names: string[]): ParameterObject[] {
-  return pathOf(route).params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
+  return route.params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
 }
 
-/** The converter's declared schema; a custom one without it is a string with its pattern. */
-function converterSchema(param: PathParam): SchemaObject {
-  const declared = param.convertor.openapi;
-  if (declared && typeof declared === 'object') return copyJson(declared) as SchemaObject;
-  return { type: 'string', pattern: `^(?:${param.convertor.regex})$` };
-}
-
-function extraParameters(parameters: unknown, where: string): ParameterObject[] {
-  if (parameters === undefined) return [];
-  if (!Array.isArray(parameters)) throw invalid(`${where}: parameters must be a list of OpenAPI parameter objects.`);
-  return parameters.map((parameter: unknown, index) => {
-    const p = parameter as Partial<ParameterObject> | null;
-    if (typeof p !== 'object' || p === null || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
-      throw invalid(`${where}: parameters[${index}] needs a string 'name' and 'in' set to query, header, path or cookie.`);
-    }
-    const copy = structuredClone(p) as ParameterObject;
-    if (copy.in === 'path') copy.required = true;
-    return copy;
-  });
+function converterSchema(param: RouteParamInfo): SchemaObject {
+  return copyJson(param.schema) as SchemaObject;
 }
 
 /** A declared parameter replaces the generated one with its name and location (to add a description). */
@@ -206,33 +180,24 @@ function mergeParameters(generated: ParameterObject[], declared: ParameterObject
 
 function responses(route: RouteInfo, where: string, context: BuildContext): ResponsesObject {
   const options = route.options;
-  const declared: unknown = options.responses ?? {};
-  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
-    throw invalid(`${where}: responses must map status codes to schemas.`);
-  }
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
-  for (const [status, shape] of Object.entries(declared)) {
-    if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status)) {
-      throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
-    }
+  for (const [status, shape] of Object.entries(options.responses ?? {})) {
     out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
-  const responseModel = route.options.responseModel;
+  const { responseModel } = options;
   if (responseModel !== undefined && out[route.statusCode] === undefined) {
     out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
   // events a declared schema describes.
-  if (route.options.sse === true) {
+  if (options.sse === true) {
     const ok = (out[route.statusCode] ?? { description: 'Successful Response' }) as ResponseObject;
     out[route.statusCode] = { description: ok.description, content: { 'text/event-stream': { schema: ok.content?.['application/json']?.schema ?? { type: 'string' } } } };
   }
-  const rejectsInput =
-    options.requestModel !== undefined || checksInput(compiledOf(route).declaration) || pathOf(route).params.some((p) => !ACCEPT_ALL.has(p.converterName));
-  applyProduces(out, options.produces, where);
-  addDeclaredProblems(out, options.problems, where, context.problems);
+  applyProduces(out, options.produces);
+  addDeclaredProblems(out, options.problems, context.problems);
   if (context.config.problemResponses) {
     const body = options.requestModel !== undefined || options.consumes !== undefined;
     addProblemResponses(
@@ -241,8 +206,8 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         body,
         jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
         // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
-        consumes: Array.isArray(options.consumes) && !options.consumes.includes('*/*'),
-        rejectsInput,
+        consumes: options.consumes !== undefined && !options.consumes.includes('*/*'),
+        rejectsInput: route.checksInput,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
       },
       context.problems,
@@ -286,21 +251,20 @@ class PathTemplates {
   private readonly namesByShape = new Map<string, string[]>();
 
   templateFor(route: RouteInfo): { path: string; names: string[] } {
-    const compiled = pathOf(route);
     // Most paths have no parameter: the raw path is the template (one per route at startup).
-    if (compiled.params.length === 0) return { path: compiled.raw, names: NO_NAMES };
-    const shape = compiled.parts.map((part) => (typeof part === 'string' ? part : '{}')).join('');
+    if (route.params.length === 0) return { path: route.rawPath, names: NO_NAMES };
+    const shape = route.pathShape;
     let names = this.namesByShape.get(shape);
-    if (!names) this.namesByShape.set(shape, (names = compiled.params.map((p) => p.name)));
+    if (!names) this.namesByShape.set(shape, (names = route.params.map((p) => p.name)));
     let index = 0;
-    const path = compiled.parts.map((part) => (typeof part === 'string' ? part : `{${(names as string[])[index++]}}`)).join('');
+    const path = shape.replace(/\{\}/g, () => `{${(names as string[])[index++]}}`);
     return { path, names };
   }
 }
 
 /** A second route on one OpenAPI path and method: its path values are accepted too. */
 function widenPathParameters(operation: OperationObject, route: RouteInfo, names: string[]): void {
-  pathOf(route).params.forEach((param, index) => {
+  route.params.forEach((param, index) => {
     const parameter = operation.parameters?.find((p): p is ParameterObject => 'in' in p && p.in === 'path' && p.name === names[index]);
     if (!parameter?.schema) return;
     const added = converterSchema(param);
@@ -313,15 +277,4 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {
   return new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', message, cause === undefined ? undefined : { cause });
-}
-
-/** The compiled route behind a RouteInfo: builders need its bound converters and declaration. */
-function compiledOf(route: RouteInfo) {
-  const compiled = compiledRouteOf(route);
-  if (!compiled) throw invalid(`Route ${route.source}: buildOpenAPIDocument takes the routes app.getAllRoutes() or onReady hands out.`);
-  return compiled;
-}
-
-function pathOf(route: RouteInfo): CompiledPath {
-  return compiledOf(route).path;
 }

@@ -12,7 +12,7 @@ import { TernError } from '../errors';
  */
 export class SecurityRequirementError extends TernError {
   constructor(
-    code: 'TERN_UNKNOWN_SECURITY_SCHEME' | 'TERN_UNKNOWN_SECURITY_SCOPE' | 'TERN_INVALID_SECURITY_REQUIREMENT',
+    code: 'TERN_UNKNOWN_SECURITY_SCHEME' | 'TERN_UNKNOWN_SECURITY_SCOPE',
     message: string,
   ) {
     super(code, message);

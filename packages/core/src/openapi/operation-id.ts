@@ -56,9 +56,6 @@ export class OperationIds {
 function explicitId({ route, method }: OperationRef): string | undefined {
   const id = route.options.operationId;
   if (id === undefined) return undefined;
-  if (typeof id !== 'string' || id.trim() === '') {
-    throw new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', `Route ${route.source}: operationId must be a non-empty string.`);
-  }
   return route.methods.length > 1 ? `${id}_${method.toLowerCase()}` : id;
 }
 

@@ -7,7 +7,6 @@
  */
 import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { SecurityRequirement } from '../routing/types';
-import { OpenAPIDocumentError } from './errors';
 
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -92,16 +91,8 @@ export class ProblemRefs {
  * with a description. Tern sends those as problems too, so they get the `Problem` schema. A
  * status `responses` declares keeps its declaration.
  */
-export function addDeclaredProblems(responses: ResponsesObject, problems: unknown, where: string, refs: ProblemRefs): void {
-  if (problems === undefined) return;
-  const entries = typeof problems === 'object' && problems !== null && !Array.isArray(problems) ? Object.entries(problems) : undefined;
-  if (!entries || !entries.every(([status, text]) => /^[45][0-9][0-9]$/.test(status) && typeof text === 'string' && text !== '')) {
-    throw new OpenAPIDocumentError(
-      'TERN_INVALID_OPENAPI_METADATA',
-      `${where}: problems must map 4xx/5xx status codes to descriptions, e.g. { 404: 'No such note' }.`,
-    );
-  }
-  for (const [status, description] of entries) if (responses[status] === undefined) responses[status] = refs.response(description as string);
+export function addDeclaredProblems(responses: ResponsesObject, problems: Readonly<Record<number, string>> | undefined, refs: ProblemRefs): void {
+  for (const [status, description] of Object.entries(problems ?? {})) if (responses[status] === undefined) responses[status] = refs.response(description);
 }
 
 /** What an operation's compiled route can answer by itself. */

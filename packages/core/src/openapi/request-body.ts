@@ -4,7 +4,7 @@
  * the file fields a controller's upload decorators declare, as `format: binary` strings.
  */
 import type { ReferenceObject, RequestBodyObject, SchemaObject } from 'openapi3-ts/oas31';
-import type { UploadField } from './upload-fields';
+import type { UploadField } from '../routing/route-info';
 
 type Schema = SchemaObject | ReferenceObject;
 

@@ -2,12 +2,11 @@ import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { SecurityRequirementError } from './errors';
 import type { SecurityScheme } from './models';
-import { isPlainObject } from './schema/shapes';
 
 /**
- * Checks every route's `security` against the registered schemes, once, in `app.ready()`:
- * each entry must be a `{ schemeName: [scopes] }` object, every name a registered scheme, and
- * every scope of an OAuth2 requirement defined by one of that scheme's flows. (For other scheme
+ * Checks every route's `security` against the registered schemes, once, in `app.ready()`
+ * (the route options table already checked its shape, `[{ schemeName: [scopes] }]`): every name
+ * a registered scheme, and every scope of an OAuth2 requirement defined by one of that scheme's flows. (For other scheme
  * types OpenAPI 3.1 lets the list carry role names, so they are not checked.) Nothing here
  * enforces anything at request time: declaring security only describes it.
  *
@@ -22,25 +21,13 @@ export function validateSecurityRequirements(routes: readonly RouteInfo[], confi
   for (const route of routes) {
     if (route.security === undefined) continue;
     const where = `Route ${route.source}`;
-    const security: unknown = route.security;
-    if (!Array.isArray(security)) {
-      throw invalid(`${where}: security must be a list of requirement objects such as [{ bearerAuth: [] }], got ${kind(security)}.`);
+    for (const entry of route.security) {
+      for (const [name, scopes] of Object.entries(entry)) checkScheme(where, name, scopes, config.securitySchemes);
     }
-    security.forEach((entry: unknown, index) => {
-      if (!isPlainObject(entry)) {
-        throw invalid(`${where}: security[${index}] must be an object mapping scheme names to scope lists, got ${kind(entry)}.`);
-      }
-      for (const [name, scopes] of Object.entries(entry)) {
-        if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string')) {
-          throw invalid(`${where}: security[${index}].${name} must be a list of scope names (use [] for none), got ${kind(scopes)}.`);
-        }
-        checkScheme(where, name, scopes as string[], config.securitySchemes);
-      }
-    });
   }
 }
 
-function checkScheme(where: string, name: string, scopes: string[], schemes: ReadonlyMap<string, SecurityScheme>): void {
+function checkScheme(where: string, name: string, scopes: readonly string[], schemes: ReadonlyMap<string, SecurityScheme>): void {
   const scheme = schemes.get(name);
   if (!scheme) {
     const known = schemes.size > 0 ? `registered schemes: ${[...schemes.keys()].join(', ')}` : 'no scheme is registered';
@@ -73,16 +60,6 @@ function definedScopes(scheme: SecurityScheme): Set<string> | undefined {
   return new Set(Object.values(flows).flatMap((flow) => Object.keys(flow?.scopes ?? {})));
 }
 
-function invalid(message: string): SecurityRequirementError {
-  return new SecurityRequirementError('TERN_INVALID_SECURITY_REQUIREMENT', message);
-}
-
 function plural(word: string, items: unknown[]): string {
   return items.length === 1 ? word : `${word}s`;
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }

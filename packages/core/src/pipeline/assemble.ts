@@ -13,7 +13,7 @@ import type { ModelCompiler } from '../validation/model-compiler';
 import type { ExceptionHandlers } from './exceptions';
 import { responseObserver, type ResponseHook } from './observe';
 import { RequestPipeline } from './pipeline';
-import { serveRoutes, type ServedRoute } from './serve';
+import { largestBodyLimit, serveRoutes, type ServedRoute } from './serve';
 
 export interface ServingOptions {
   config: MakeConfig;
@@ -30,12 +30,14 @@ export interface ServingOptions {
 export interface Serving {
   table: RouteTable<ServedRoute>;
   pipeline: RequestPipeline;
+  /** The largest body any route accepts: the server refuses a larger declared one before routing. */
+  largestBodyLimit: number;
 }
 
 export function assembleServing(routes: readonly CompiledRoute[], options: ServingOptions): Serving {
   const { config, exceptions } = options;
   const served = serveRoutes(routes, options.appMiddleware, {
-    bodyLimit: config.bodyLimit,
+    limits: config,
     report: (err, req) => exceptions.report(err, req.raw),
     modelCompiler: options.modelCompiler,
     responseFiltering: config.responseFiltering,
@@ -51,5 +53,5 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   if (options.responseHooks.length > 0) {
     pipeline.observe = responseObserver(options.responseHooks, (err) => exceptions.reportFailure('an onResponse hook', err));
   }
-  return { table, pipeline };
+  return { table, pipeline, largestBodyLimit: largestBodyLimit(served, config) };
 }

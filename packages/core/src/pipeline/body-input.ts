@@ -4,7 +4,6 @@
  * or multipart declared, the request's Content-Type picks the reader and any other type is a 415
  * naming the accepted ones.
  */
-import { TernError } from '../errors';
 import { requestError } from '../errors/request-error';
 import { FORM_TYPE, isJsonType, JSON_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
 import type { TernRequest } from '../http/request';
@@ -12,19 +11,13 @@ import type { CompiledRoute } from '../routing/compile';
 
 export type BodyInput = (req: TernRequest) => Promise<unknown>;
 
-const READABLE = new Set([JSON_TYPE, FORM_TYPE, MULTIPART_TYPE]);
 const readJson: BodyInput = (req) => req.json();
 
 export function compileBodyInput(route: CompiledRoute): BodyInput {
-  const { consumes, multipart } = route.declaration.options;
+  // The options table checked that `consumes` lists only types a request model can be read from.
+  const { consumes, multipart } = route.spec;
   if (consumes === undefined) return readJson;
-  if (!Array.isArray(consumes) || consumes.length === 0 || consumes.some((type) => typeof type !== 'string' || !READABLE.has(type.toLowerCase()))) {
-    throw new TernError(
-      'TERN_INVALID_BODY_OPTIONS',
-      `Route ${route.source}: consumes must list one or more of ${[...READABLE].join(', ')}; got ${JSON.stringify(consumes)}.`,
-    );
-  }
-  const accepted = new Set(consumes.map((type) => type.toLowerCase()));
+  const accepted = new Set(consumes);
   if (accepted.size === 1 && accepted.has(JSON_TYPE)) return readJson;
   const json = accepted.has(JSON_TYPE);
   const form = accepted.has(FORM_TYPE);

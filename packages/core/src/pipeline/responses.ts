@@ -37,13 +37,10 @@ export interface RouteResponses {
  */
 export function compileRouteResponses(route: CompiledRoute, options: ResponseContractOptions): RouteResponses | undefined {
   if (route.mount) return undefined;
-  const declaredOptions = route.declaration.options;
-  if (declaredOptions.responseFiltering !== undefined && typeof declaredOptions.responseFiltering !== 'boolean') {
-    throw new TernError('TERN_INVALID_ROUTE', `Route ${route.source}: responseFiltering must be true or false.`);
-  }
-  if ((declaredOptions.responseFiltering ?? options.responseFiltering) !== true) return undefined;
-  const responses = declaredOptions.responses as Record<string, ResponseSchema> | undefined;
-  const responseModel = route.declaration.options.responseModel;
+  const { spec } = route;
+  if ((spec.responseFiltering ?? options.responseFiltering) !== true) return undefined;
+  const responses = spec.responses as Record<string, ResponseSchema> | undefined;
+  const { responseModel } = spec;
   // Most routes declare no response at all: nothing to compile (a thousand of them at startup).
   if (responseModel === undefined && (responses === undefined || Object.keys(responses).length === 0)) return undefined;
   let serializers: ResponseSerializers;

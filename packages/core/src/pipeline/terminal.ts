@@ -3,8 +3,8 @@
  * per route in `ready()`.
  */
 import { requestError } from '../errors/request-error';
-import { declaredLengthExceeds, payloadTooLarge } from '../http/body';
-import { contentTypeCheck } from '../http/media-types';
+import { declaredLengthExceeds, multipartLimitOf, payloadTooLarge, type BodyLimits } from '../http/body';
+import { contentTypeCheck } from '../http/media-type';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
@@ -13,9 +13,27 @@ import { invoke, type Step } from './chain';
 import { compileRouteResponses, withDeclaredResponses, type ResponseContractOptions } from './responses';
 
 export interface TerminalOptions extends Partial<Pick<ResponseContractOptions, 'responseFiltering' | 'validateResponses'>>, Pick<ResponseContractOptions, 'modelCompiler'> {
-  bodyLimit: number;
+  /** The app's body limits (its `MakeConfig`); a route's `bodyLimit`/`multipartLimit` replace them. */
+  limits: BodyLimits;
   /** Reports an error that can no longer change the answer (a mounted app failing after it replied). */
   report: (err: unknown, req: TernRequest) => void;
+}
+
+const MULTIPART = /^\s*multipart\/form-data\b/i;
+
+/**
+ * The body limits a route's requests are read with: the app's object itself when the route sets
+ * none (the request keeps it, nothing per request), else a copy with the route's own.
+ */
+export function routeLimits(route: CompiledRoute, limits: BodyLimits): BodyLimits {
+  const { bodyLimit, multipartLimit } = route.spec;
+  if (bodyLimit === undefined && multipartLimit === undefined) return limits;
+  return {
+    jsonDepthLimit: limits.jsonDepthLimit,
+    formFieldLimit: limits.formFieldLimit,
+    bodyLimit: bodyLimit ?? limits.bodyLimit,
+    multipartLimit: multipartLimit ?? multipartLimitOf(limits),
+  };
 }
 
 export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
@@ -23,7 +41,9 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   const { mount } = route;
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
-  const { bodyLimit } = options;
+  const limits = routeLimits(route, options.limits);
+  const { bodyLimit } = limits;
+  const multipartLimit = multipartLimitOf(limits);
   const { validator } = route;
   // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).
   const read = validator ? compileBodyInput(route) : undefined;
@@ -34,10 +54,12 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
     modelCompiler: options.modelCompiler,
   });
   // `consumes`: a body of another media type is a 415 (routes without it pay nothing).
-  const checkContentType = contentTypeCheck(route.declaration.options.consumes, `Route ${route.source}`);
+  const checkContentType = contentTypeCheck(route.spec.consumes);
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   const serve: Step = (req, res) => {
-    if (declaredLengthExceeds(req.raw, bodyLimit)) return Promise.reject(payloadTooLarge(bodyLimit));
+    // A multipart body has its own limit when the app or route gives one (uploads large, JSON small).
+    const limit = multipartLimit !== bodyLimit && MULTIPART.test(req.raw.headers['content-type'] ?? '') ? multipartLimit : bodyLimit;
+    if (declaredLengthExceeds(req.raw, limit)) return Promise.reject(payloadTooLarge(limit));
     if (checkContentType) {
       try {
         checkContentType(req.raw.headers['content-type'], req.hasBody);

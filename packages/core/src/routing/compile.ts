@@ -11,7 +11,8 @@ import { forwardTo, type MountErrorReporter } from './mount';
 import { compilePath, joinPaths, type CompiledPath } from './path';
 import { Router } from './router';
 import { Routes, type AnyRoutes } from './routes';
-import { describeRoute, linkInfo, type RouteInfo } from './route-info';
+import { describeRoute, type RouteInfo } from './route-info';
+import { routeSpec, type RouteSpec } from './route-options';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
@@ -27,6 +28,8 @@ export interface CompiledRoute {
   readonly info: RouteInfo;
   /** The declaration it came from. */
   readonly declaration: AnyRoutes;
+  /** Its options as the options table checked them: what every consumer reads. */
+  readonly spec: RouteSpec;
   /** The full path with every prefix composed, e.g. `/api/v1/users/{id:int}`. */
   readonly rawPath: string;
   readonly path: CompiledPath;
@@ -141,15 +144,13 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
 }
 
 function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): CompiledRoute {
-  const o = route.options;
+  const declared = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
-  const source = `${route.methods.join(',')} ${rawPath}${o.name ? ` (name '${o.name}')` : ''}${o.declaredIn ? ` in ${o.declaredIn}` : ''}`;
+  const source = `${route.methods.join(',')} ${rawPath}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
+  const o = routeSpec({ ...declared, methods: route.methods }, `Route ${source}`);
   const path = compilePath(rawPath, source);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
-  }
-  for (const method of route.methods) {
-    if (!/^[A-Z]+$/.test(method)) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: '${method}' is not an HTTP method.`);
   }
   const middleware = [...scope.middleware, ...(o.middleware ?? [])];
   for (const m of middleware) {
@@ -157,6 +158,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
   }
   return finish({
     declaration: route,
+    spec: o,
     rawPath,
     path,
     methods: route.methods,
@@ -174,19 +176,18 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
 }
 
 function compileRequestModel(model: Function, forbidUnknown: boolean | undefined, source: string, options: CompileOptions): ModelValidator<object> {
-  if (typeof model !== 'function') throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: requestModel must be a class.`);
   options.checkModel?.(model, source);
   const forbidNonWhitelisted = forbidsUnknownProperties(forbidUnknown, options.forbidUnknownProperties);
   return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass, { forbidNonWhitelisted });
 }
 
 /**
- * Gives a compiled route its read-only description (linked back for startup-time builders).
- * Added to the object rather than spread into a new one: a copy with one more key was a
- * dictionary-mode object, ~450 bytes more per route for the life of the app.
+ * Gives a compiled route its read-only description. Added to the object rather than spread into
+ * a new one: a copy with one more key was a dictionary-mode object, ~450 bytes more per route
+ * for the life of the app.
  */
 function finish(route: Omit<CompiledRoute, 'info'>): CompiledRoute {
-  return linkInfo(Object.assign(route, { info: describeRoute(route) }));
+  return Object.assign(route, { info: describeRoute(route) });
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */
@@ -197,6 +198,7 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
   const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, excludeFromSchema: true });
   return finish({
     declaration,
+    spec: routeSpec(declaration.options, source),
     rawPath: declaration.path,
     path: compilePath(declaration.path, source),
     methods: ALL_METHODS,

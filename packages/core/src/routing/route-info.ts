@@ -1,11 +1,34 @@
 import type { MatchedRoute } from '../http/matched-route';
 import type { CompiledRoute } from './compile';
-import type { RouteOptions, SecurityRequirement } from './types';
+import type { PathParam } from './path';
+import type { RouteSpec } from './route-options';
+import type { SecurityRequirement } from './types';
 
-/** One path parameter of a route: its name and the converter that checks it. */
+/** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
 export interface RouteParamInfo {
   readonly name: string;
   readonly converter: string;
+  /** The JSON Schema of the values the converter accepts (its `openapi`, else a string with its pattern). */
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
+/** A file field of a route's multipart body (a controller's `@UploadedFile`), as the document describes it. */
+export interface UploadField {
+  /** Undefined for "every file" (`@UploadedFiles()`). */
+  readonly name?: string;
+  readonly multiple: boolean;
+  readonly required: boolean;
+  readonly mimeTypes?: readonly string[];
+}
+
+/**
+ * What Tern knows about the input of a handler it built (the controller scanner): whether its
+ * parameters can refuse a value with a 422, and the files it reads. Not a route option: users
+ * do not declare it, and `route.extra` does not show it.
+ */
+export interface HandlerInput {
+  readonly checksInput: boolean;
+  readonly uploads?: readonly UploadField[];
 }
 
 /**
@@ -20,12 +43,18 @@ export interface RouteParamInfo {
  */
 export interface RouteInfo extends MatchedRoute {
   readonly security?: readonly Readonly<SecurityRequirement>[];
-  /** The options the route was declared with (prefixes, tags and names not yet composed). */
-  readonly options: Readonly<RouteOptions>;
+  /** The options the route was declared with, as the options table checked them (prefixes, tags and names not yet composed). */
+  readonly options: RouteSpec;
   readonly excludeFromSchema: boolean;
   readonly params: readonly RouteParamInfo[];
+  /** The full path with each parameter written `{}` (`/users/{}/posts`): routes of one shape share an OpenAPI path. */
+  readonly pathShape: string;
   /** The request model and how it is validated, when the route has one. */
   readonly requestModel?: RouteModelInfo;
+  /** True when something can refuse the request's input with a 422: a request model, a narrowing converter, a controller's typed parameters. */
+  readonly checksInput: boolean;
+  /** The file fields its handler reads (controllers' upload decorators), when it reads any. */
+  readonly uploads?: readonly UploadField[];
 }
 
 /**
@@ -38,8 +67,8 @@ export interface RouteModelInfo {
   readonly fallbackReasons: readonly string[];
 }
 
-/** The compiled route behind each RouteInfo this process made; read at startup only (OpenAPI). */
-const compiledByInfo = new WeakMap<RouteInfo, CompiledRoute>();
+/** Converters that accept every value their segment can hold: they never answer 422. */
+const ACCEPT_ALL = new Set(['str', 'path']);
 
 export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
   return Object.freeze({
@@ -47,31 +76,29 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
     methods: route.methods,
     name: route.name,
     tags: route.tags,
-    security: route.declaration.options.security,
+    security: route.spec.security,
     statusCode: route.statusCode,
     source: route.source,
     extra: route.declaration.extra,
-    options: route.declaration.options,
+    options: route.spec,
     excludeFromSchema: route.excludeFromSchema,
-    params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName }))),
+    params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName, schema: converterSchema(p) }))),
+    pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
     requestModel:
       route.requestModel && route.validator
         ? Object.freeze({ name: route.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
         : undefined,
+    checksInput:
+      route.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
+    uploads: route.declaration.handlerInput?.uploads,
   });
 }
 
-export function linkInfo(route: CompiledRoute): CompiledRoute {
-  compiledByInfo.set(route.info, route);
-  return route;
-}
-
-/**
- * The compiled route a RouteInfo describes, for startup-time builders (the OpenAPI document);
- * undefined for an object this app did not hand out.
- */
-export function compiledRouteOf(info: RouteInfo): CompiledRoute | undefined {
-  return compiledByInfo.get(info);
+/** The converter's declared schema; a custom one without it is a string with its pattern. */
+function converterSchema(param: PathParam): Readonly<Record<string, unknown>> {
+  const declared = param.convertor.openapi;
+  if (declared && typeof declared === 'object') return declared as Record<string, unknown>;
+  return Object.freeze({ type: 'string', pattern: `^(?:${param.convertor.regex})$` });
 }
 
 /**

@@ -2,13 +2,8 @@ import type { PathParams } from './params';
 import type { Handler, RouteOptions } from './types';
 import { compilePath, matchPath, type CompiledPath } from './path';
 import { TernTypeError } from '../errors';
-
-const KNOWN_OPTIONS = new Set([
-  'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
-  'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
-  'statusCode', 'declaredIn', 'forbidUnknownProperties', 'consumes', 'multipart', 'responseFiltering', 'produces', 'problems',
-  'sse', 'responseModel', 'extra',
-]);
+import { isRouteOption } from './route-options';
+import type { HandlerInput } from './route-info';
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */
 export interface RouteDefinition<P extends string = string> extends RouteOptions {
@@ -43,11 +38,13 @@ export class Routes<P extends string = string> {
   handler?: Handler<PathParams<P>>;
   readonly methods: string[];
   readonly options: Readonly<RouteOptions>;
-  /** Options that are not route options Tern knows (`name`, `summary`, …), kept as metadata. */
+  /** `extra` with the `x-*` extensions (and, from untyped code, keys that are no route option: `ready()` refuses those). */
   readonly extra: Readonly<Record<string, unknown>>;
+  /** What Tern knows of the input of a handler it built (the controller scanner passes it); read by the OpenAPI document. */
+  readonly handlerInput?: HandlerInput;
   private compiled?: CompiledPath;
 
-  constructor(definition: RouteDefinition<P>) {
+  constructor(definition: RouteDefinition<P>, handlerInput?: HandlerInput) {
     const { path, handler, methods = ['GET'] } = definition;
     if (typeof path !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'Routes needs a string path.');
     if (handler !== undefined && typeof handler !== 'function') {
@@ -55,17 +52,21 @@ export class Routes<P extends string = string> {
     }
     this.path = path;
     this.handler = handler;
+    this.handlerInput = handlerInput;
+    if (!Array.isArray(methods) || !methods.every((m) => typeof m === 'string')) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `Routes '${path}': methods must be a list of method names such as ['GET', 'POST'].`);
+    }
     this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
     // One pass over the definition (a thousand routes at startup): the options are every key but
     // path, handler and methods; `extra` adds `x-*` extensions and any key from untyped code
-    // that is not a route option, kept rather than lost.
+    // that is not a route option, kept so the startup error (routing/route-options.ts) can name it.
     const options: Record<string, unknown> = {};
     const extra: Record<string, unknown> = { ...(definition.extra ?? {}) };
     for (const key of Object.keys(definition)) {
       if (key === 'path' || key === 'handler' || key === 'methods') continue;
       const value = (definition as unknown as Record<string, unknown>)[key];
       options[key] = value;
-      if (!KNOWN_OPTIONS.has(key)) extra[key] = value;
+      if (!isRouteOption(key)) extra[key] = value;
     }
     this.options = options as RouteOptions;
     this.extra = extra;

@@ -70,6 +70,16 @@ export interface ResponseShape {
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
 export interface RouteOptions {
+  /**
+   * Largest request body this route accepts, in bytes; larger is a 413 (default: the app's
+   * `bodyLimit`). Keeps JSON routes small in an app whose upload routes take large bodies.
+   */
+  bodyLimit?: number;
+  /**
+   * Largest `multipart/form-data` body this route accepts, in bytes, read by `req.multipart()`,
+   * `req.parts()`, upload decorators or a multipart `requestModel` (default: the app's `multipartLimit`).
+   */
+  multipartLimit?: number;
   /** HTTP methods accepted; default `['GET']` (method helpers set it for you). */
   methods?: string[];
   /** Name for `urlFor`; dotted with named routers' names. */

@@ -1,5 +1,12 @@
+import { optionMistake } from '../../routing/route-options';
 import { getControllerMeta, setControllerMeta, type ControllerOptions } from '../metadata';
-import { isStringArray, misuse } from './targets';
+import { misuse } from './targets';
+
+/** The options `@Controller` takes, each a route option its routes inherit or compose with. */
+const OPTIONS: Record<keyof ControllerOptions, true> = {
+  tags: true, middleware: true, security: true, name: true, excludeFromSchema: true, forbidUnknownProperties: true,
+  responseFiltering: true, bodyLimit: true, multipartLimit: true,
+};
 
 /**
  * Marks a class as a controller: every route method inside is served under `prefix`. The class
@@ -15,15 +22,11 @@ import { isStringArray, misuse } from './targets';
 export function Controller(prefix = '', options: ControllerOptions = {}): ClassDecorator {
   if (typeof prefix !== 'string') throw misuse('@Controller(prefix, options): prefix must be a string such as \'/users\'.');
   if (options === null || typeof options !== 'object') throw misuse(`@Controller('${prefix}', options): options must be an object.`);
-  if (options.tags !== undefined && !isStringArray(options.tags)) throw misuse(`@Controller('${prefix}'): tags must be a list of strings.`);
-  if (options.middleware !== undefined && !(Array.isArray(options.middleware) && options.middleware.every((m) => typeof m === 'function'))) {
-    throw misuse(`@Controller('${prefix}'): middleware must be a list of async (req, res, next) functions.`);
-  }
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
-    throw misuse(`@Controller('${prefix}'): name must be a non-empty string.`);
-  }
-  if (options.responseFiltering !== undefined && typeof options.responseFiltering !== 'boolean') {
-    throw misuse(`@Controller('${prefix}'): responseFiltering must be true or false.`);
+  // Checked by the route options table's rows, as the routes that inherit them will be.
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.prototype.hasOwnProperty.call(OPTIONS, key)) throw misuse(`@Controller('${prefix}'): unknown option '${key}'.`);
+    const mistake = value === undefined ? undefined : optionMistake(key as keyof ControllerOptions, value);
+    if (mistake) throw misuse(`@Controller('${prefix}'): ${mistake}`);
   }
   return (target) => {
     if (getControllerMeta(target)) throw misuse(`${target.name}: @Controller is applied twice.`);
