@@ -6,7 +6,7 @@ import { APIKey, enforceSecurity, HTTPBearer, TernApp } from '@tern/core';
 
 function buildApp(): TernApp {
   const app = new TernApp({ logger: false });
-  app.openapiConfig.addSecurityScheme('token', new HTTPBearer({ scheme: 'Token', bearerFormat: 'JWT', description: 'Authorization: Token <jwt>' }));
+  app.openapiConfig.addSecurityScheme('token', new HTTPBearer({ scheme: 'Token', description: 'Authorization: Token <jwt>' }));
   app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
   app.openapiConfig.addSecurityScheme('apiKey', new APIKey({ name: 'X-API-Key', in: 'header' }));
   const users: Record<string, string> = { 'eyJ.jake.sig': 'jake', 'ada-token': 'ada' };
@@ -49,8 +49,13 @@ describe("HTTPBearer({ scheme: 'Token' })", () => {
 
   it('is documented as an HTTP scheme named Token', async () => {
     const document = (await buildApp().inject('/openapi.json')).json();
-    expect(document.components.securitySchemes.token).toEqual({ type: 'http', scheme: 'Token', bearerFormat: 'JWT', description: 'Authorization: Token <jwt>' });
+    expect(document.components.securitySchemes.token).toEqual({ type: 'http', scheme: 'Token', description: 'Authorization: Token <jwt>' });
     expect(document.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('refuses bearerFormat beside another scheme word, which OpenAPI would reject', () => {
+    expect(() => new HTTPBearer({ scheme: 'Token', bearerFormat: 'JWT' })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT', message: expect.stringContaining('bearerFormat') }));
+    expect(new HTTPBearer({ scheme: 'Bearer', bearerFormat: 'JWT' }).toOpenAPI()).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
   it.each([['Two words'], [''], ['Basic'], ['digest'], [7]])('refuses scheme %j', (scheme) => {

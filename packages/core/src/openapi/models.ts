@@ -14,7 +14,7 @@ export interface SecurityScheme {
  *
  * @example
  * app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
- * app.openapiConfig.addSecurityScheme('token', new HTTPBearer({ scheme: 'Token', bearerFormat: 'JWT' }));
+ * app.openapiConfig.addSecurityScheme('token', new HTTPBearer({ scheme: 'Token', description: 'Authorization: Token <jwt>' }));
  */
 export class HTTPBearer implements SecurityScheme {
   readonly type = 'http';
@@ -33,6 +33,10 @@ export class HTTPBearer implements SecurityScheme {
       throw new TernTypeError('TERN_INVALID_ARGUMENT', `HTTPBearer: '${scheme}' is not a token scheme (its credentials are not a single token).`);
     }
     this.scheme = /^bearer$/i.test(scheme) ? 'bearer' : scheme;
+    if (options.bearerFormat !== undefined && this.scheme !== 'bearer') {
+      // OpenAPI's schema allows bearerFormat only beside scheme 'bearer': the document would be invalid.
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `HTTPBearer: bearerFormat goes with the Bearer scheme only; OpenAPI refuses it beside '${scheme}' (say the format in description).`);
+    }
     this.bearerFormat = options.bearerFormat;
     this.description = options.description;
   }
