@@ -346,11 +346,13 @@ interface QueryField {
   scalar: Scalar;
 }
 
-/** The validated properties of a query model and how each converts, read once. */
+/** The properties a query model accepts, by the parameter name each is sent under, and how each converts, read once. */
 function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const { name: key } of compiler.describe(model).properties) {
-    const type = reflectedPropertyType(model.prototype, key);
+  for (const property of compiler.describe(model).properties) {
+    if (property.hiddenInInput === true) continue;
+    const key = property.inputName ?? property.name;
+    const type = reflectedPropertyType(model.prototype, property.name);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
     const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);
@@ -362,7 +364,7 @@ function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, Qu
 /** One OpenAPI query parameter per property of the model, with the property's JSON Schema. */
 function queryModelParameters(model: Function, compiler: ModelCompiler): ParameterObject[] {
   const registry = new SchemaRegistry(compiler);
-  const ref = registry.ref(model).$ref;
+  const ref = registry.ref(model, 'request').$ref;
   const schema = registry.components()[ref.slice(ref.lastIndexOf('/') + 1)];
   const required = new Set(schema.required ?? []);
   const out: ParameterObject[] = [];

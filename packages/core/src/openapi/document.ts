@@ -26,7 +26,8 @@ import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
-import { SchemaRegistry } from './schema';
+import { SchemaRegistry, type ModelView } from './schema';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import { isPlainObject } from './schema/shapes';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
@@ -35,7 +36,7 @@ import { validateSecurityRequirements } from './security';
 
 /** How the document is built beyond the app's OpenAPI settings. */
 export interface DocumentOptions {
-  /** Describes request and response models; the app's own compiler (default: class-validator's). */
+  /** Describes request and response models: pass `app.modelCompiler` (default: class-validator's, as `new TernApp()` has). */
   modelCompiler?: ModelCompiler;
 }
 
@@ -81,7 +82,7 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
   const context: BuildContext = {
-    registry: new SchemaRegistry(options.modelCompiler),
+    registry: new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler),
     ids: new OperationIds(operations),
     problems: new ProblemRefs(),
     templates: new PathTemplates(),
@@ -146,7 +147,7 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   const parameters = mergeParameters(pathParameters(route, names), extraParameters(options.parameters, where), where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
-  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`) : undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, 'request') : undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const uploads = uploadFieldsOf(compiledOf(route).declaration);
   const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel, where);
@@ -215,12 +216,12 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     if (!/^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/.test(status)) {
       throw invalid(`${where}: '${status}' in responses is not an HTTP status code (100-599, '2XX' or 'default').`);
     }
-    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
+    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response'), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
   const responseModel = route.options.responseModel;
   if (responseModel !== undefined && out[route.statusCode] === undefined) {
-    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
+    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`, 'response'), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
@@ -263,9 +264,9 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
   return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
 }
 
-function describeShape(registry: SchemaRegistry, shape: unknown, where: string): SchemaObject | ReferenceObject | undefined {
+function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject | undefined {
   try {
-    return registry.schemaFor(shape);
+    return registry.schemaFor(shape, view);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }
