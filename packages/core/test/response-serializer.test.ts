@@ -82,7 +82,8 @@ const SHAPE = {
 // The reference: declarations by hand, filter as plain recursion
 // ---------------------------------------------------------------------------------------------
 
-type RefType = 'any' | RefObject;
+/** `scalar`: a field whose model says String, Number or Boolean (never written as an object). */
+type RefType = 'any' | 'scalar' | RefObject;
 interface RefObject {
   name: string;
   /** The model class, whose instances a handler may return too. */
@@ -91,36 +92,36 @@ interface RefObject {
   fields: () => Array<[string, string, RefType]>;
 }
 
-const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'any'], ['zip', 'zip', 'any']] };
-const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'any']] };
+const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'scalar'], ['zip', 'zip', 'scalar']] };
+const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'scalar']] };
 const R_USER: RefObject = {
   name: 'User',
   cls: User,
   fields: () => [
-    ['id', 'id', 'any'],
-    ['name', 'name', 'any'],
-    ['email', 'mail', 'any'],
+    ['id', 'id', 'scalar'],
+    ['name', 'name', 'scalar'],
+    ['email', 'mail', 'scalar'],
     ['createdAt', 'createdAt', 'any'],
     ['address', 'address', R_ADDRESS],
     ['tags', 'tags', R_TAG],
     ['labels', 'labels', 'any'],
     ['manager', 'manager', R_USER],
-    ['active', 'active', 'any'],
-    ['score', 'score', 'any'],
+    ['active', 'active', 'scalar'],
+    ['score', 'score', 'scalar'],
     ['meta', 'meta', 'any'],
-    ['seven', '7', 'any'],
-    ['shownOnOutput', 'shownOnOutput', 'any'],
+    ['seven', '7', 'scalar'],
+    ['shownOnOutput', 'shownOnOutput', 'scalar'],
     // properties only class-transformer knows come after the validated ones
-    ['nickname', 'nickname', 'any'],
-    ['count', 'count', 'any'],
+    ['nickname', 'nickname', 'scalar'],
+    ['count', 'count', 'scalar'],
     ['raw', 'raw', 'any'],
   ],
 };
-const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'any']] };
+const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'scalar']] };
 const R_ACCOUNT: RefObject = {
   name: 'Account',
   cls: Account,
-  fields: () => [['first', 'first', 'any'], ['last', 'last', 'any'], ['full', 'full', 'any']],
+  fields: () => [['first', 'first', 'scalar'], ['last', 'last', 'scalar'], ['full', 'full', 'scalar']],
 };
 const R_SHAPE: RefObject = {
   name: 'shape',
@@ -128,12 +129,12 @@ const R_SHAPE: RefObject = {
     ['user', 'user', R_USER],
     ['strict', 'strict', R_STRICT],
     ['list', 'list', R_TAG],
-    ['count', 'count', 'any'],
+    ['count', 'count', 'scalar'],
     ['when', 'when', 'any'],
     ['nested', 'nested', R_NESTED],
   ],
 };
-const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'any'], ['b', 'b', R_ADDRESS]] };
+const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'scalar'], ['b', 'b', R_ADDRESS]] };
 
 /**
  * What the contract says is sent: where an object is declared, `toJSON` is applied first (once,
@@ -142,6 +143,7 @@ const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'any'], 
  */
 function referenceFilter(type: RefType, value: unknown, key: string): unknown {
   if (type === 'any') return value;
+  if (type === 'scalar') return referenceScalar(value, key);
   let current = value;
   if (current !== null && (typeof current === 'object' || typeof current === 'function')) {
     const toJSON = (current as { toJSON?: unknown }).toJSON;
@@ -165,6 +167,18 @@ function referenceFilter(type: RefType, value: unknown, key: string): unknown {
     if (filtered !== undefined) out[write] = filtered;
   }
   return out;
+}
+
+/** A scalar field: an object is written as what `toJSON` or unboxing makes of it, if that is no object; else left out. */
+function referenceScalar(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  const current: unknown = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+  if (current === null || typeof current !== 'object') return current;
+  if (types.isNumberObject(current)) return Number(current);
+  if (types.isStringObject(current)) return String(current);
+  if (types.isBooleanObject(current)) return current.valueOf();
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,10 +284,10 @@ function presentations(fields: Record<string, unknown>, cls: Function | undefine
 
 /** Values for a declared object: usually of its shape (with extra fields), sometimes not at all. */
 function valueOf(type: RefType, depth: number): fc.Arbitrary<unknown> {
-  if (type === 'any') return anyValue;
+  if (type === 'any' || type === 'scalar') return anyValue;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [read, , fieldType] of type.fields()) {
-    record[read] = depth <= 0 && fieldType !== 'any' ? scalar : valueOf(fieldType, depth - 1);
+    record[read] = depth <= 0 && typeof fieldType === 'object' ? scalar : valueOf(fieldType, depth - 1);
   }
   const fields = fc
     .tuple(fc.record(record, { requiredKeys: [] }), fc.dictionary(awkwardText, anyValue, { maxKeys: 2 }))

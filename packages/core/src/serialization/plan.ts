@@ -40,6 +40,11 @@ export interface FieldPlan {
 
 export const ANY: AnyPlan = Object.freeze({ kind: 'any' });
 
+/** A field whose model says `String`, `Number` or `Boolean`: it is written through `scalarOf`, never as an object. */
+export function holdsScalar(field: FieldPlan): boolean {
+  return field.hint === 'string' || field.hint === 'number' || field.hint === 'boolean';
+}
+
 /**
  * The plan of one response schema, or `undefined` when it filters nothing (`{ description }`,
  * `String`, `[Number]`, a class that is not a model).

@@ -1,0 +1,154 @@
+/**
+ * One model, three readings that agree: what the validator accepts, what the response filter
+ * sends and what the OpenAPI document says (issue 24). Each case is checked through
+ * `app.inject()` and the served document, as a client would meet it.
+ */
+import { Exclude, Expose, Type } from 'class-transformer';
+import { IsArray, IsEmail, IsInt, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { MakeConfig, TernApp } from '@tern/core';
+import { fieldsCompiler, CreateNote } from '../../../examples/model-compiler/app';
+
+async function documentOf(app: TernApp) {
+  return (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+}
+
+describe('@Expose({ name }) and @Exclude() in the document, the validator and the filter', () => {
+  class ProfileDto {
+    @Expose({ name: 'display_name' }) @IsString() displayName: string;
+    @IsEmail() email: string;
+    @Exclude() @IsOptional() @IsString() passwordHash?: string;
+  }
+
+  function profileApp() {
+    const app = new TernApp();
+    app.post('/profiles', { requestModel: ProfileDto, statusCode: 201, responses: { 201: ProfileDto } }, async (req) => {
+      const input = req.body as ProfileDto;
+      return { displayName: input.displayName, email: input.email, passwordHash: '$2b$secret' };
+    });
+    return app;
+  }
+
+  it('documents the wire names and leaves excluded properties out, in request and response', async () => {
+    const doc = await documentOf(profileApp());
+    const operation = doc.paths['/profiles'].post;
+    expect(operation.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ProfileDto' });
+    expect(operation.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ProfileDto' });
+    expect(doc.components.schemas.ProfileDto).toEqual({
+      type: 'object',
+      properties: { display_name: { type: 'string' }, email: { type: 'string', format: expect.any(String) } },
+      required: ['display_name', 'email'],
+    });
+  });
+
+  it('accepts a body sent as documented and answers with the documented names only', async () => {
+    const app = profileApp();
+    const res = await app.inject({ method: 'POST', url: '/profiles', payload: { display_name: 'Ada', email: 'ada@example.com' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ display_name: 'Ada', email: 'ada@example.com' });
+  });
+
+  class Account {
+    @IsString() username: string;
+    /** Sent by clients, never written back. */
+    @Exclude({ toPlainOnly: true }) @IsString() password: string;
+    /** Written by the server, never read from a request. */
+    @Exclude({ toClassOnly: true }) @IsOptional() @IsInt() id?: number;
+    /** Read as `user_role`, written as `role`. */
+    @Expose({ name: 'user_role', toClassOnly: true }) @IsString() role: string;
+  }
+
+  function accountApp() {
+    const app = new TernApp();
+    app.post('/accounts', { requestModel: Account, statusCode: 201, responses: { 201: Account } }, async (req) => {
+      const input = req.body as Account;
+      return { ...input, id: 7, seenId: input.id ?? null };
+    });
+    return app;
+  }
+
+  it('honours toClassOnly and toPlainOnly: a request component and a response component', async () => {
+    const doc = await documentOf(accountApp());
+    const operation = doc.paths['/accounts'].post;
+    expect(operation.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Account-Input' });
+    expect(operation.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Account' });
+    expect(doc.components.schemas['Account-Input']).toEqual({
+      type: 'object',
+      properties: { username: { type: 'string' }, password: { type: 'string' }, user_role: { type: 'string' } },
+      required: ['username', 'password', 'user_role'],
+    });
+    expect(doc.components.schemas.Account).toEqual({
+      type: 'object',
+      properties: { username: { type: 'string' }, id: { type: ['integer', 'null'] }, role: { type: 'string' } },
+      required: ['username', 'role'],
+    });
+  });
+
+  it('reads and writes those names on the wire', async () => {
+    const app = accountApp();
+    const res = await app.inject({ method: 'POST', url: '/accounts', payload: { username: 'ada', password: 'pw', user_role: 'admin', id: 99 } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ username: 'ada', id: 7, role: 'admin' });
+  });
+});
+
+describe('a property typed as a model is filtered as the document shows it', () => {
+  class AuthorDto {
+    @IsString() username: string;
+  }
+  class CommentDto {
+    @IsString() body: string;
+  }
+  class ArticleDto {
+    @IsString() title: string;
+    /** No @Type, no @ValidateNested: the design type is the model, as the document says. */
+    @IsObject() author: AuthorDto;
+    @IsArray() @ValidateNested({ each: true }) @Type(() => CommentDto) comments: CommentDto[];
+    /** A String never carries an object, whatever the entity holds. */
+    @IsString() slug: string;
+  }
+
+  function articleApp() {
+    const app = new TernApp();
+    app.get('/article', { responses: { 200: ArticleDto } }, async () => ({
+      title: 'Tern',
+      author: { username: 'ada', passwordHash: '$2b$secret' },
+      comments: [{ body: 'Nice', authorEmail: 'bob@example.com' }],
+      slug: { internalId: 42 },
+    }));
+    return app;
+  }
+
+  it('documents author as a $ref and sends only what AuthorDto declares', async () => {
+    const app = articleApp();
+    const doc = await documentOf(app);
+    expect(doc.components.schemas.ArticleDto.properties.author).toEqual({ $ref: '#/components/schemas/AuthorDto' });
+    const res = await app.inject({ method: 'GET', url: '/article' });
+    expect(res.json()).toEqual({ title: 'Tern', author: { username: 'ada' }, comments: [{ body: 'Nice' }] });
+    expect(res.body).not.toMatch(/passwordHash|authorEmail|internalId/);
+  });
+});
+
+describe('models of another ModelCompiler are checked by that compiler', () => {
+  it('does not warn that a custom-compiler model has no class-validator rules', async () => {
+    const note = jest.fn();
+    const app = new TernApp({ modelCompiler: fieldsCompiler, logger: { error: note, warn: note, info: note, log: note } as unknown as Console });
+    app.post('/notes', { requestModel: CreateNote }, async (req) => req.body as object);
+    await app.ready();
+    expect(note.mock.calls.flat().join('\n')).not.toMatch(/no class-validator rules|no property/);
+  });
+
+  it('starts with strictModels: true', async () => {
+    const app = new TernApp({ modelCompiler: fieldsCompiler, config: new MakeConfig({ strictModels: true }) });
+    app.post('/notes', { requestModel: CreateNote }, async (req) => req.body as object);
+    await expect(app.ready()).resolves.toBeUndefined();
+    const res = await app.inject({ method: 'POST', url: '/notes', payload: { title: 'T', body: 'B' } });
+    expect(res.json()).toEqual({ title: 'T', body: 'B' });
+  });
+
+  it('still refuses a model its compiler describes no property of', async () => {
+    class Empty {}
+    const app = new TernApp({ modelCompiler: fieldsCompiler, config: new MakeConfig({ strictModels: true }) });
+    app.post('/empty', { requestModel: Empty }, async (req) => req.body as object);
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_EMPTY_MODEL' });
+  });
+});
