@@ -161,7 +161,7 @@ export type {
   ControllerOptions,
   UploadedFileOptions,
 } from './controllers';
-export { compileModel, defaultModelCompiler, createClassValidatorCompiler } from './validation';
+export { compileModel, defaultModelCompiler, createClassValidatorCompiler, Nullable } from './validation';
 export type {
   CompileOptions,
   ModelValidator,

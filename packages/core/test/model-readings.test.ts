@@ -4,8 +4,8 @@
  * `app.inject()` and the served document, as a client would meet it.
  */
 import { Exclude, Expose, Type } from 'class-transformer';
-import { IsArray, IsEmail, IsInt, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { MakeConfig, TernApp } from '@tern/core';
+import { IsArray, IsEmail, IsInt, IsObject, IsOptional, IsString, IsUrl, ValidateNested } from 'class-validator';
+import { MakeConfig, Nullable, TernApp } from '@tern/core';
 import { fieldsCompiler, CreateNote } from '../../../examples/model-compiler/app';
 
 async function documentOf(app: TernApp) {
@@ -150,5 +150,40 @@ describe('models of another ModelCompiler are checked by that compiler', () => {
     const app = new TernApp({ modelCompiler: fieldsCompiler, config: new MakeConfig({ strictModels: true }) });
     app.post('/empty', { requestModel: Empty }, async (req) => req.body as object);
     await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_EMPTY_MODEL' });
+  });
+});
+
+describe('@Nullable(): required, and may be null', () => {
+  class ProfileBody {
+    @IsString() username: string;
+    @Nullable() @IsUrl() image: string | null;
+  }
+
+  function profileApp() {
+    const app = new TernApp();
+    app.put('/profile', { requestModel: ProfileBody, responses: { 200: ProfileBody } }, async (req) => ({ ...(req.body as ProfileBody), token: 'secret' }));
+    return app;
+  }
+
+  it('accepts null, refuses a missing property and a wrong value, and sends null back', async () => {
+    const app = profileApp();
+    const put = (payload: object) => app.inject({ method: 'PUT', url: '/profile', payload });
+    const cleared = await put({ username: 'ada', image: null });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toEqual({ username: 'ada', image: null });
+    const missing = await put({ username: 'ada' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toContainEqual({ path: 'image', message: 'image should not be null or undefined' });
+    expect((await put({ username: 'ada', image: 'not a url' })).statusCode).toBe(422);
+    expect((await put({ username: 'ada', image: 'https://example.com/a.png' })).json()).toEqual({ username: 'ada', image: 'https://example.com/a.png' });
+  });
+
+  it('is documented as required with null among its types', async () => {
+    const doc = await documentOf(profileApp());
+    expect(doc.components.schemas.ProfileBody).toEqual({
+      type: 'object',
+      properties: { username: { type: 'string' }, image: { type: ['string', 'null'], format: 'uri' } },
+      required: ['username', 'image'],
+    });
   });
 });
