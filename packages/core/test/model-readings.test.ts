@@ -4,7 +4,10 @@
  * `app.inject()` and the served document, as a client would meet it.
  */
 import { Exclude, Expose, Type } from 'class-transformer';
-import { IsArray, IsEmail, IsInt, IsObject, IsOptional, IsString, IsUrl, ValidateNested } from 'class-validator';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { IsArray, IsDateString, IsEmail, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUrl, ValidateNested } from 'class-validator';
 import { MakeConfig, Nullable, TernApp } from '@tern/core';
 import { fieldsCompiler, CreateNote } from '../../../examples/model-compiler/app';
 
@@ -185,5 +188,54 @@ describe('@Nullable(): required, and may be null', () => {
       properties: { username: { type: 'string' }, image: { type: ['string', 'null'], format: 'uri' } },
       required: ['username', 'image'],
     });
+  });
+});
+
+describe('dates and emails: the document promises only what the validator accepts', () => {
+  class Meeting {
+    @IsISO8601() startsAt: string;
+    @IsDateString() endsAt: string;
+    @IsEmail() organizer: string;
+  }
+
+  async function meetingReadings() {
+    const app = new TernApp();
+    app.post('/meetings', { requestModel: Meeting, statusCode: 201 }, async () => ({ ok: true }));
+    const doc = await documentOf(app);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const schemaOf = ajv.compile(doc.components.schemas.Meeting);
+    const send = async (body: Meeting) => (await app.inject({ method: 'POST', url: '/meetings', payload: body })).statusCode;
+    return { schemaOf, send, doc };
+  }
+
+  const valid: Meeting = { startsAt: '2026-11-09T10:00:00Z', endsAt: '2026-11-09T11:30:00.250+01:00', organizer: 'ada@example.com' };
+
+  it('documents neither a bare date nor a week as a date-time, nor 0@com as an email', async () => {
+    const { schemaOf, send } = await meetingReadings();
+    expect(schemaOf(valid)).toBe(true);
+    expect(await send(valid)).toBe(201);
+    for (const date of ['2026-11-09', '2026-W48', '2026-11', '2026-11-09t10:00:00z', '2026-12-31T23:59:60Z']) {
+      expect(schemaOf({ ...valid, startsAt: date })).toBe(false);
+      expect(schemaOf({ ...valid, endsAt: date })).toBe(false);
+    }
+    for (const email of ['0@com', 'a@org', 'x@1.2.3.4']) {
+      expect(schemaOf({ ...valid, organizer: email })).toBe(false);
+      expect(await send({ ...valid, organizer: email })).toBe(422);
+    }
+  });
+
+  it('accepts every date-time and email the document admits', async () => {
+    const { schemaOf, send, doc } = await meetingReadings();
+    const { startsAt, organizer } = doc.components.schemas.Meeting.properties;
+    const dates = fc.stringMatching(new RegExp(startsAt.pattern)).filter((date) => schemaOf({ ...valid, startsAt: date, endsAt: date }) === true);
+    // fast-check cannot generate from a lookahead: the length limit is left to the filter.
+    const emails = fc.stringMatching(new RegExp(String(organizer.pattern).replace(/^\^\(\?=[^)]*\)/, '^'))).filter((email) => schemaOf({ ...valid, organizer: email }) === true);
+    await fc.assert(
+      fc.asyncProperty(dates, emails, async (date, email) => {
+        expect(await send({ startsAt: date, endsAt: date, organizer: email })).toBe(201);
+      }),
+      { numRuns: 150, seed: 24 },
+    );
   });
 });

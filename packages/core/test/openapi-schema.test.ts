@@ -42,6 +42,10 @@ function propertiesOf(model: Function): Record<string, unknown> {
   return schemaOf(model).properties as Record<string, unknown>;
 }
 
+/** What `@IsISO8601()`/`@IsDateString()` and `@IsEmail()` are documented with: the values the validator surely accepts. */
+const ISO_DATE_TIME = String.raw`^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$`;
+const COMMON_EMAIL = String.raw`^(?=[^@]{1,64}@)[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$`;
+
 describe('scalar validators', () => {
   it('map type validators to JSON Schema types and formats', () => {
     expect(schemaOf(Scalars)).toEqual({
@@ -52,9 +56,9 @@ describe('scalar validators', () => {
         count: { type: 'integer' },
         active: { type: 'boolean' },
         born: { type: 'string', format: 'date-time' },
-        startsAt: { type: 'string', format: 'date-time' },
-        endsAt: { type: 'string', format: 'date-time' },
-        email: { type: 'string', format: 'email' },
+        startsAt: { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME },
+        endsAt: { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME },
+        email: { type: 'string', format: 'email', maxLength: 254, pattern: COMMON_EMAIL },
         id: { type: 'string', format: 'uuid' },
         homepage: { type: 'string', format: 'uri' },
         settings: { type: 'object' },
@@ -529,7 +533,7 @@ function scalars(overrides: Record<string, unknown> = {}): Record<string, unknow
     active: true,
     born: '2000-01-01T00:00:00Z',
     startsAt: '2024-01-01T00:00:00Z',
-    endsAt: '2024-01-02',
+    endsAt: '2024-01-02T00:00:00Z', // the validator takes '2024-01-02' too; the document promises only date-times
     email: 'a@b.co',
     id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427',
     homepage: 'https://example.com',
