@@ -115,6 +115,8 @@ export {
   buildOpenAPIDocument,
   OPENAPI_VERSION,
   ApiProperty,
+  Integer,
+  namedShape,
   SecurityRequirementError,
   OpenAPIDocumentError,
 } from './openapi';

@@ -8,6 +8,7 @@
 import { TernError } from '../errors/tern-error';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
 import { modelClassOf } from '../openapi/schema/class-to-schema';
+import { Integer } from '../openapi/schema/integer';
 import type { ModelClass, ModelCompiler, PropertyDescription } from '../validation/model-compiler';
 
 /** A value written as `JSON.stringify` writes it. */
@@ -154,6 +155,7 @@ function hintOf(type: unknown): Hint {
     case String:
       return 'string';
     case Number:
+    case Integer:
       return 'number';
     case Boolean:
       return 'boolean';

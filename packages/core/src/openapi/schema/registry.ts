@@ -2,6 +2,7 @@ import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { ModelClass, ModelCompiler, ModelDescription } from '../../validation/model-compiler';
 import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from './class-to-schema';
 import { constructorSchema, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
+import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
@@ -24,6 +25,8 @@ export class SchemaRegistry {
   private readonly schemas = new Map<string, SchemaObject>();
   /** Whether a model (and every model under it) reads the same in requests and responses. */
   private readonly symmetric = new Map<Function, boolean>();
+  /** The component each `namedShape` got, per view. */
+  private readonly shapeNames = new Map<object, Partial<Record<ModelView, string>>>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
 
@@ -151,6 +154,8 @@ export class SchemaRegistry {
       return { type: 'array', items: this.fieldSchema(value[0], `${where}[0]`, view) };
     }
     if (isPlainObject(value)) {
+      const name = shapeName(value);
+      if (name !== undefined) return this.namedShapeRef(name, value, where, view);
       const properties: Record<string, SchemaObject | ReferenceObject> = {};
       for (const [field, type] of Object.entries(value)) {
         properties[field] = this.fieldSchema(type, `${where}.${field}`, view);
@@ -163,6 +168,25 @@ export class SchemaRegistry {
       `${where}: expected a constructor (String, Number, Boolean, Date, a class), [Type] or { field: Type }, ` +
         `got ${describeValue(value)}`,
     );
+  }
+
+  /**
+   * A `namedShape`: one component per shape and view, named as given (`Page`, or `Page-Input`
+   * when requests read its models differently); another shape under a taken name is an error.
+   */
+  private namedShapeRef(name: string, shape: Record<string, unknown>, where: string, view: ModelView): ReferenceObject {
+    const key = this.shapeNames.get(shape)?.[view];
+    if (key !== undefined) return { $ref: `#/components/schemas/${key}` };
+    const unnamed = { ...shape };
+    const schema = this.fieldSchema(unnamed, where, view);
+    const same = [...(Object.values(this.shapeNames.get(shape) ?? {}))].find((other) => JSON.stringify(this.schemas.get(other)) === JSON.stringify(schema));
+    const component = same ?? (this.schemas.has(name) ? `${name}-Input` : name);
+    if (same === undefined && this.schemas.has(component)) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `${where}: namedShape('${name}') names a component another model or shape already has.`);
+    }
+    this.schemas.set(component, schema as SchemaObject);
+    this.shapeNames.set(shape, { ...this.shapeNames.get(shape), [view]: component });
+    return { $ref: `#/components/schemas/${component}` };
   }
 
   /** `User`, then `User_2`, `User_3`... for other classes of the same name, in registration order. */
