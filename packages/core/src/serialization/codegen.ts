@@ -19,7 +19,7 @@ const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, u
  * `EvalError` where code generation from strings is disallowed.
  *
  * @example
- * const write = generatedWriter(planResponse(UserDto)!);
+ * const write = generatedWriter(planResponse(UserDto, defaultModelCompiler)!);
  * write(user, ''); // '{"id":1,"email":"ada@example.com"}'
  */
 export function generatedWriter(root: ObjectPlan): ValueWriter {

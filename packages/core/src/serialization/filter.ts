@@ -14,7 +14,7 @@ import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
  * item; everything else is returned as it is, for `JSON.stringify` to write.
  *
  * @example
- * filterValue(planResponse(UserDto)!, { id: 1, passwordHash: 'x' }, ''); // { id: 1 }
+ * filterValue(planResponse(UserDto, defaultModelCompiler)!, { id: 1, passwordHash: 'x' }, ''); // { id: 1 }
  */
 export function filterValue(plan: ValuePlan, value: unknown, key: string): unknown {
   if (plan.kind === 'any') return value;

@@ -72,7 +72,7 @@ interface PreparedField {
  * and the baseline the benchmark compares generated code with.
  *
  * @example
- * const write = closureWriter(planResponse(UserDto)!);
+ * const write = closureWriter(planResponse(UserDto, defaultModelCompiler)!);
  * write(user, ''); // '{"id":1,"email":"ada@example.com"}'
  */
 export function closureWriter(root: ObjectPlan): ValueWriter {
