@@ -19,6 +19,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { compileResponseSerializer, type ResponseSerializer } from '../../../packages/core/src/serialization/compile';
+import { defaultModelCompiler } from '../../../packages/core/src/validation';
 import { makeUsers, UserDto } from '../shared/users';
 
 /** The stored users as entities, or as plain objects with the same fields (a JSON cache). */
@@ -64,8 +65,8 @@ function main(): void {
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, ms: { type: 'string', default: '400' } } });
   const rounds = Number(values.rounds);
   const ms = Number(values.ms);
-  const generated = compileResponseSerializer([UserDto]) as ResponseSerializer;
-  const closures = compileResponseSerializer([UserDto], { codegen: false }) as ResponseSerializer;
+  const generated = compileResponseSerializer([UserDto], { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
+  const closures = compileResponseSerializer([UserDto], { modelCompiler: defaultModelCompiler, codegen: false }) as ResponseSerializer;
   console.log(`node ${process.version}, 50 users x 12 fields, median of ${rounds} interleaved rounds of ~${ms} ms\n`);
   console.log('input            writer                               ns/op   ops/s   bytes');
   for (const asEntities of [false, true]) {

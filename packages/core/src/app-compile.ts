@@ -71,7 +71,7 @@ export function appParts(options: TernAppOptions): AppParts {
     trustProxy: compileTrustProxy(options.trustProxy),
     proxyHeaders: checkProxyHeaders(options.proxyHeaders),
     resolveController: options.resolve,
-    checkModel: modelRulesCheck({ strict: config.strictModels, warn: (message) => exceptions.note(message) }),
+    checkModel: modelRulesCheck({ compiler: modelCompiler, strict: config.strictModels, warn: (message) => exceptions.note(message) }),
     appMiddleware: [],
     responseHooks: [],
     readyHooks: [],

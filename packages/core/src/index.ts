@@ -121,6 +121,8 @@ export {
   buildOpenAPIDocument,
   OPENAPI_VERSION,
   ApiProperty,
+  Integer,
+  namedShape,
   SecurityRequirementError,
   OpenAPIDocumentError,
 } from './openapi';
@@ -169,7 +171,7 @@ export type {
   ControllerOptions,
   UploadedFileOptions,
 } from './controllers';
-export { compileModel, defaultModelCompiler, createClassValidatorCompiler } from './validation';
+export { compileModel, defaultModelCompiler, createClassValidatorCompiler, Nullable } from './validation';
 export type {
   CompileOptions,
   ModelValidator,

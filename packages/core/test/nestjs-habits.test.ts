@@ -218,7 +218,7 @@ describe('startup errors that teach', () => {
     app.registerControllers([WithBare]);
     await app.ready();
     expect(warn).toHaveBeenCalledTimes(1); // once per model
-    expect(warn.mock.calls[0][0]).toMatch(/request model Bare has no class-validator rules/);
+    expect(warn.mock.calls[0][0]).toMatch(/request model Bare has no property its model compiler accepts \(for class-validator: no rule\)/);
     expect(warn.mock.calls[0][0]).toMatch(/strictModels/);
   });
 

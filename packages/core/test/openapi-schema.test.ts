@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { SchemaRegistry } from '../src/openapi/schema';
+import { defaultModelCompiler } from '../src/validation';
 import {
   AdminUser,
   Address,
@@ -32,14 +33,18 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The component schema of one model, registered in a fresh registry. */
 function schemaOf(model: Function): SchemaObject {
-  const registry = new SchemaRegistry();
-  const { $ref } = registry.ref(model);
+  const registry = new SchemaRegistry(defaultModelCompiler);
+  const { $ref } = registry.ref(model, 'response');
   return registry.components()[$ref.split('/').pop()!];
 }
 
 function propertiesOf(model: Function): Record<string, unknown> {
   return schemaOf(model).properties as Record<string, unknown>;
 }
+
+/** What `@IsISO8601()`/`@IsDateString()` and `@IsEmail()` are documented with: the values the validator surely accepts. */
+const ISO_DATE_TIME = String.raw`^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$`;
+const COMMON_EMAIL = String.raw`^(?=[^@]{1,64}@)[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$`;
 
 describe('scalar validators', () => {
   it('map type validators to JSON Schema types and formats', () => {
@@ -51,9 +56,9 @@ describe('scalar validators', () => {
         count: { type: 'integer' },
         active: { type: 'boolean' },
         born: { type: 'string', format: 'date-time' },
-        startsAt: { type: 'string', format: 'date-time' },
-        endsAt: { type: 'string', format: 'date-time' },
-        email: { type: 'string', format: 'email' },
+        startsAt: { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME },
+        endsAt: { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME },
+        email: { type: 'string', format: 'email', maxLength: 254, pattern: COMMON_EMAIL },
         id: { type: 'string', format: 'uuid' },
         homepage: { type: 'string', format: 'uri' },
         settings: { type: 'object' },
@@ -128,8 +133,8 @@ describe('bounds, lengths and patterns', () => {
 });
 
 describe('lists', () => {
-  const registry = new SchemaRegistry();
-  registry.ref(Lists);
+  const registry = new SchemaRegistry(defaultModelCompiler);
+  registry.ref(Lists, 'response');
   const components = registry.components();
   const properties = components.Lists.properties as Record<string, unknown>;
 
@@ -168,8 +173,8 @@ describe('lists', () => {
 });
 
 describe('nested models', () => {
-  const registry = new SchemaRegistry();
-  registry.ref(Nesting);
+  const registry = new SchemaRegistry(defaultModelCompiler);
+  registry.ref(Nesting, 'response');
   const components = registry.components();
 
   it('refers to nested classes and makes optional ones nullable with anyOf', () => {
@@ -264,8 +269,8 @@ describe('inheritance', () => {
 
 describe('cycles and names', () => {
   it('handles a self-referencing model', () => {
-    const registry = new SchemaRegistry();
-    expect(registry.ref(TreeNode)).toEqual(ref('TreeNode'));
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    expect(registry.ref(TreeNode, 'response')).toEqual(ref('TreeNode'));
     expect(registry.components()).toEqual({
       TreeNode: {
         type: 'object',
@@ -280,8 +285,8 @@ describe('cycles and names', () => {
   });
 
   it('handles two models that refer to each other', () => {
-    const registry = new SchemaRegistry();
-    registry.ref(Author);
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    registry.ref(Author, 'response');
     const components = registry.components();
     expect(Object.keys(components)).toEqual(['Author', 'Book']);
     expect(components.Author.properties!.books).toEqual({ type: 'array', items: ref('Book') });
@@ -289,54 +294,54 @@ describe('cycles and names', () => {
   });
 
   it('gives two classes of the same name distinct names, and one class one name', () => {
-    const registry = new SchemaRegistry();
-    expect(registry.ref(PublicUser)).toEqual(ref('User'));
-    expect(registry.ref(AdminUser)).toEqual(ref('User_2'));
-    expect(registry.ref(PublicUser)).toEqual(ref('User'));
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    expect(registry.ref(PublicUser, 'response')).toEqual(ref('User'));
+    expect(registry.ref(AdminUser, 'response')).toEqual(ref('User_2'));
+    expect(registry.ref(PublicUser, 'response')).toEqual(ref('User'));
     const components = registry.components();
     expect(Object.keys(components)).toEqual(['User', 'User_2']);
     expect(Object.keys(components.User_2.properties!)).toEqual(['handle', 'superuser']);
   });
 
   it('names components deterministically, by registration order', () => {
-    const first = new SchemaRegistry();
-    const second = new SchemaRegistry();
-    for (const registry of [first, second]) [AdminUser, PublicUser, Book].forEach((m) => registry.ref(m));
+    const first = new SchemaRegistry(defaultModelCompiler);
+    const second = new SchemaRegistry(defaultModelCompiler);
+    for (const registry of [first, second]) [AdminUser, PublicUser, Book].forEach((m) => registry.ref(m, 'response'));
     expect(first.components()).toEqual(second.components());
     expect(Object.keys(first.components())).toEqual(['User', 'User_2', 'Book', 'Author']);
   });
 
   it('makes a component name OpenAPI accepts from any class name', () => {
     const Odd = { ['Odd$Name']: class {} }['Odd$Name'];
-    const registry = new SchemaRegistry();
-    expect(registry.ref(Odd)).toEqual(ref('Odd_Name'));
-    expect(registry.ref(class {})).toEqual(ref('Model'));
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    expect(registry.ref(Odd, 'response')).toEqual(ref('Odd_Name'));
+    expect(registry.ref(class {}, 'response')).toEqual(ref('Model'));
   });
 
   it('refuses to register something that is not a class', () => {
-    const registry = new SchemaRegistry();
-    expect(() => registry.ref(String)).toThrow(TypeError);
-    expect(() => registry.ref(() => undefined)).toThrow(/not a model class/);
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    expect(() => registry.ref(String, 'response')).toThrow(TypeError);
+    expect(() => registry.ref(() => undefined, 'response')).toThrow(/not a model class/);
   });
 
   it('returns a copy from components()', () => {
-    const registry = new SchemaRegistry();
-    registry.ref(Item);
+    const registry = new SchemaRegistry(defaultModelCompiler);
+    registry.ref(Item, 'response');
     registry.components().Item.properties = {};
     expect(registry.components().Item.properties).toEqual({ sku: { type: 'string' } });
   });
 });
 
 describe('schemaFor', () => {
-  const registry = new SchemaRegistry();
+  const registry = new SchemaRegistry(defaultModelCompiler);
 
   it('gives a class its $ref and [Class] an array of it', () => {
-    expect(registry.schemaFor(Address)).toEqual(ref('Address'));
-    expect(registry.schemaFor([Item])).toEqual({ type: 'array', items: ref('Item') });
+    expect(registry.schemaFor(Address, 'response')).toEqual(ref('Address'));
+    expect(registry.schemaFor([Item], 'response')).toEqual({ type: 'array', items: ref('Item') });
   });
 
   it('gives a field shape an inline object with every field required', () => {
-    expect(registry.schemaFor({ id: Number, name: String, admin: Boolean, at: Date, home: Address, tags: [String] })).toEqual({
+    expect(registry.schemaFor({ id: Number, name: String, admin: Boolean, at: Date, home: Address, tags: [String] }, 'response')).toEqual({
       type: 'object',
       properties: {
         id: { type: 'number' },
@@ -351,7 +356,7 @@ describe('schemaFor', () => {
   });
 
   it('nests field shapes and lists of classes', () => {
-    expect(registry.schemaFor({ page: { items: [Item], total: Number } })).toEqual({
+    expect(registry.schemaFor({ page: { items: [Item], total: Number } }, 'response')).toEqual({
       type: 'object',
       properties: {
         page: {
@@ -365,7 +370,7 @@ describe('schemaFor', () => {
   });
 
   it('treats a field called description as a field when its value is a type', () => {
-    expect(registry.schemaFor({ description: String })).toEqual({
+    expect(registry.schemaFor({ description: String }, 'response')).toEqual({
       type: 'object',
       properties: { description: { type: 'string' } },
       required: ['description'],
@@ -373,14 +378,14 @@ describe('schemaFor', () => {
   });
 
   it('returns undefined for a description-only shape and for no shape', () => {
-    expect(registry.schemaFor({ description: 'Deleted' })).toBeUndefined();
-    expect(registry.schemaFor(undefined)).toBeUndefined();
+    expect(registry.schemaFor({ description: 'Deleted' }, 'response')).toBeUndefined();
+    expect(registry.schemaFor(undefined, 'response')).toBeUndefined();
   });
 
   it('explains a malformed shape instead of guessing', () => {
-    expect(() => registry.schemaFor({ id: 'number' })).toThrow(/response shape\.id: expected a constructor/);
-    expect(() => registry.schemaFor([Item, Address])).toThrow(/exactly one type/);
-    expect(() => registry.schemaFor({ description: 'Created', id: Number })).toThrow(/nothing else/);
+    expect(() => registry.schemaFor({ id: 'number' }, 'response')).toThrow(/response shape\.id: expected a constructor/);
+    expect(() => registry.schemaFor([Item, Address], 'response')).toThrow(/exactly one type/);
+    expect(() => registry.schemaFor({ description: 'Created', id: Number }, 'response')).toThrow(/nothing else/);
   });
 
   it('registers classes met in shapes', () => {
@@ -389,7 +394,7 @@ describe('schemaFor', () => {
 });
 
 describe('isModel', () => {
-  const registry = new SchemaRegistry();
+  const registry = new SchemaRegistry(defaultModelCompiler);
 
   it('accepts classes, with or without class-validator metadata', () => {
     expect(registry.isModel(Scalars)).toBe(true);
@@ -405,11 +410,11 @@ describe('isModel', () => {
 
 describe('OpenAPI 3.1 validity', () => {
   it('produces components that @readme/openapi-parser accepts in a 3.1 document', async () => {
-    const registry = new SchemaRegistry();
+    const registry = new SchemaRegistry(defaultModelCompiler);
     const models = [Scalars, Enums, Bounds, Lists, Nesting, Optionality, Unknowns, Employee, TreeNode, Author];
-    for (const model of models) registry.ref(model);
-    registry.ref(PublicUser);
-    registry.ref(AdminUser);
+    for (const model of models) registry.ref(model, 'response');
+    registry.ref(PublicUser, 'response');
+    registry.ref(AdminUser, 'response');
     const responses = {
       200: [Employee],
       201: { id: Number, tags: [String], owner: PublicUser },
@@ -417,7 +422,7 @@ describe('OpenAPI 3.1 validity', () => {
     };
     const operationResponses = Object.fromEntries(
       Object.entries(responses).map(([status, shape]) => {
-        const schema = registry.schemaFor(shape);
+        const schema = registry.schemaFor(shape, 'response');
         const body = schema ? { content: { 'application/json': { schema } } } : {};
         return [status, { description: `status ${status}`, ...body }];
       }),
@@ -438,9 +443,9 @@ describe('OpenAPI 3.1 validity', () => {
 });
 
 describe('JSON Schema 2020-12 validity and agreement with class-validator', () => {
-  const registry = new SchemaRegistry();
+  const registry = new SchemaRegistry(defaultModelCompiler);
   const models = [Scalars, Enums, Bounds, Lists, Nesting, Optionality, Unknowns, Employee, TreeNode, Author];
-  for (const model of models) registry.ref(model);
+  for (const model of models) registry.ref(model, 'response');
   const schemas = registry.components();
   // Formats are documentation here; class-validator's format checks differ in detail anyway.
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
@@ -494,7 +499,7 @@ describe('JSON Schema 2020-12 validity and agreement with class-validator', () =
 
   it.each(cases)('agrees on %s', (_label, model, payload, valid) => {
     const errors = validateSync(plainToInstance(model as new () => object, payload) as object);
-    const check = ajv.getSchema(`urn:tern:doc${registry.ref(model).$ref}`)!;
+    const check = ajv.getSchema(`urn:tern:doc${registry.ref(model, 'response').$ref}`)!;
     expect({ classValidator: errors.length === 0, schema: check(payload) }).toEqual({ classValidator: valid, schema: valid });
   });
 });
@@ -528,7 +533,7 @@ function scalars(overrides: Record<string, unknown> = {}): Record<string, unknow
     active: true,
     born: '2000-01-01T00:00:00Z',
     startsAt: '2024-01-01T00:00:00Z',
-    endsAt: '2024-01-02',
+    endsAt: '2024-01-02T00:00:00Z', // the validator takes '2024-01-02' too; the document promises only date-times
     email: 'a@b.co',
     id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427',
     homepage: 'https://example.com',

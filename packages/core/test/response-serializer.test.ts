@@ -82,7 +82,8 @@ const SHAPE = {
 // The reference: declarations by hand, filter as plain recursion
 // ---------------------------------------------------------------------------------------------
 
-type RefType = 'any' | RefObject;
+/** `scalar`: a field whose model says String, Number or Boolean (never written as an object). */
+type RefType = 'any' | 'scalar' | RefObject;
 interface RefObject {
   name: string;
   /** The model class, whose instances a handler may return too. */
@@ -91,36 +92,36 @@ interface RefObject {
   fields: () => Array<[string, string, RefType]>;
 }
 
-const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'any'], ['zip', 'zip', 'any']] };
-const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'any']] };
+const R_ADDRESS: RefObject = { name: 'Address', cls: Address, fields: () => [['city', 'city', 'scalar'], ['zip', 'zip', 'scalar']] };
+const R_TAG: RefObject = { name: 'Tag', cls: Tag, fields: () => [['label', 'label', 'scalar']] };
 const R_USER: RefObject = {
   name: 'User',
   cls: User,
   fields: () => [
-    ['id', 'id', 'any'],
-    ['name', 'name', 'any'],
-    ['email', 'mail', 'any'],
+    ['id', 'id', 'scalar'],
+    ['name', 'name', 'scalar'],
+    ['email', 'mail', 'scalar'],
     ['createdAt', 'createdAt', 'any'],
     ['address', 'address', R_ADDRESS],
     ['tags', 'tags', R_TAG],
     ['labels', 'labels', 'any'],
     ['manager', 'manager', R_USER],
-    ['active', 'active', 'any'],
-    ['score', 'score', 'any'],
+    ['active', 'active', 'scalar'],
+    ['score', 'score', 'scalar'],
     ['meta', 'meta', 'any'],
-    ['seven', '7', 'any'],
-    ['shownOnOutput', 'shownOnOutput', 'any'],
+    ['seven', '7', 'scalar'],
+    ['shownOnOutput', 'shownOnOutput', 'scalar'],
     // properties only class-transformer knows come after the validated ones
-    ['nickname', 'nickname', 'any'],
-    ['count', 'count', 'any'],
+    ['nickname', 'nickname', 'scalar'],
+    ['count', 'count', 'scalar'],
     ['raw', 'raw', 'any'],
   ],
 };
-const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'any']] };
+const R_STRICT: RefObject = { name: 'Strict', cls: Strict, fields: () => [['shown', 'shown', 'scalar']] };
 const R_ACCOUNT: RefObject = {
   name: 'Account',
   cls: Account,
-  fields: () => [['first', 'first', 'any'], ['last', 'last', 'any'], ['full', 'full', 'any']],
+  fields: () => [['first', 'first', 'scalar'], ['last', 'last', 'scalar'], ['full', 'full', 'scalar']],
 };
 const R_SHAPE: RefObject = {
   name: 'shape',
@@ -128,12 +129,12 @@ const R_SHAPE: RefObject = {
     ['user', 'user', R_USER],
     ['strict', 'strict', R_STRICT],
     ['list', 'list', R_TAG],
-    ['count', 'count', 'any'],
+    ['count', 'count', 'scalar'],
     ['when', 'when', 'any'],
     ['nested', 'nested', R_NESTED],
   ],
 };
-const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'any'], ['b', 'b', R_ADDRESS]] };
+const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'scalar'], ['b', 'b', R_ADDRESS]] };
 
 /**
  * What the contract says is sent: where an object is declared, `toJSON` is applied first (once,
@@ -142,6 +143,7 @@ const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'any'], 
  */
 function referenceFilter(type: RefType, value: unknown, key: string): unknown {
   if (type === 'any') return value;
+  if (type === 'scalar') return referenceScalar(value, key);
   let current = value;
   if (current !== null && (typeof current === 'object' || typeof current === 'function')) {
     const toJSON = (current as { toJSON?: unknown }).toJSON;
@@ -165,6 +167,18 @@ function referenceFilter(type: RefType, value: unknown, key: string): unknown {
     if (filtered !== undefined) out[write] = filtered;
   }
   return out;
+}
+
+/** A scalar field: an object is written as what `toJSON` or unboxing makes of it, if that is no object; else left out. */
+function referenceScalar(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  const current: unknown = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+  if (current === null || typeof current !== 'object') return current;
+  if (types.isNumberObject(current)) return Number(current);
+  if (types.isStringObject(current)) return String(current);
+  if (types.isBooleanObject(current)) return current.valueOf();
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,10 +284,10 @@ function presentations(fields: Record<string, unknown>, cls: Function | undefine
 
 /** Values for a declared object: usually of its shape (with extra fields), sometimes not at all. */
 function valueOf(type: RefType, depth: number): fc.Arbitrary<unknown> {
-  if (type === 'any') return anyValue;
+  if (type === 'any' || type === 'scalar') return anyValue;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [read, , fieldType] of type.fields()) {
-    record[read] = depth <= 0 && fieldType !== 'any' ? scalar : valueOf(fieldType, depth - 1);
+    record[read] = depth <= 0 && typeof fieldType === 'object' ? scalar : valueOf(fieldType, depth - 1);
   }
   const fields = fc
     .tuple(fc.record(record, { requiredKeys: [] }), fc.dictionary(awkwardText, anyValue, { maxKeys: 2 }))
@@ -317,7 +331,7 @@ const cases: Array<[string, unknown, RefObject, number]> = [
 
 describe.each(engines)('compiled serializer (%s)', (_engine, codegen) => {
   it.each(cases)('%s: serialize(v) === JSON.stringify(filter(v)) for the reference filter', (_name, schema, ref, depth) => {
-    const serializer = compileResponseSerializer(schema as Function, { codegen }) as ResponseSerializer;
+    const serializer = compileResponseSerializer(schema as Function, { codegen, modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     expect(serializer.generated).toBe(codegen);
     fc.assert(
       fc.property(valueOf(ref, depth), (value) => {
@@ -330,7 +344,7 @@ describe.each(engines)('compiled serializer (%s)', (_engine, codegen) => {
   });
 
   it('throws where JSON.stringify throws (a bigint), as JSON.stringify does', () => {
-    const serializer = compileResponseSerializer(User, { codegen }) as ResponseSerializer;
+    const serializer = compileResponseSerializer(User, { codegen, modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     expect(() => serializer.serialize({ id: 1n })).toThrow(TypeError);
     expect(() => JSON.stringify(serializer.filter({ id: 1n }))).toThrow(TypeError);
   });
@@ -355,15 +369,15 @@ class UserEntity {
 
 describe('responses by contract', () => {
   it('sends only the declared fields of an entity returned for a declared model', () => {
-    const me = compileResponseSerializer(MeDto) as ResponseSerializer;
+    const me = compileResponseSerializer(MeDto, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const entity = new UserEntity(1, 'ada@example.com', '$2b$10$hash');
     expect(me.serialize(entity)).toBe('{"id":1,"email":"ada@example.com"}');
     expect(me.filter(entity)).toEqual({ id: 1, email: 'ada@example.com' });
   });
 
   it('filters every item of a list, and a list where one object was declared', () => {
-    const list = compileResponseSerializer([MeDto]) as ResponseSerializer;
-    const one = compileResponseSerializer(MeDto) as ResponseSerializer;
+    const list = compileResponseSerializer([MeDto], { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
+    const one = compileResponseSerializer(MeDto, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const entities = [new UserEntity(1, 'a@x.io', 'h1'), new UserEntity(2, 'b@x.io', 'h2')];
     const expected = '[{"id":1,"email":"a@x.io"},{"id":2,"email":"b@x.io"}]';
     expect(list.serialize(entities)).toBe(expected);
@@ -371,7 +385,7 @@ describe('responses by contract', () => {
   });
 
   it('honours @Exclude, @Expose({ name }), nested @Type models and Dates', () => {
-    const serializer = compileResponseSerializer(User) as ResponseSerializer;
+    const serializer = compileResponseSerializer(User, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const text = serializer.serialize({
       id: 1,
       name: 'Ada',
@@ -394,16 +408,16 @@ describe('responses by contract', () => {
     });
   });
 
-  it('filters a @ValidateNested() property by its design type when it has no @Type', () => {
+  it('filters a property typed as a model by that model, with or without @Type/@ValidateNested, as the document shows it', () => {
     class Profile {
       @ValidateNested() address: Address;
       @IsObject() settings: Address;
+      @IsString() label: Address; // a validator that fixes another type wins: documented and written as a string
     }
-    const serializer = compileResponseSerializer(Profile) as ResponseSerializer;
+    const serializer = compileResponseSerializer(Profile, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const address = { city: 'Oslo', street: 'not declared' };
-    // Only @ValidateNested makes a property a nested model; @IsObject alone writes it whole.
-    expect(serializer.serialize({ address, settings: address })).toBe(
-      '{"address":{"city":"Oslo"},"settings":{"city":"Oslo","street":"not declared"}}',
+    expect(serializer.serialize({ address, settings: address, label: 'home' })).toBe(
+      '{"address":{"city":"Oslo"},"settings":{"city":"Oslo"},"label":"home"}',
     );
   });
 
@@ -416,12 +430,12 @@ describe('responses by contract', () => {
       @IsString() declare name: string;
     }
     const entity = Object.assign(new Renamed(), { name: 'Ada', note: 'x' });
-    expect((compileResponseSerializer(Renamed) as ResponseSerializer).serialize(entity)).toBe(JSON.stringify(entity));
+    expect((compileResponseSerializer(Renamed, { modelCompiler: defaultModelCompiler }) as ResponseSerializer).serialize(entity)).toBe(JSON.stringify(entity));
     expect(defaultModelCompiler.describe(Renamed).properties.map((p) => p.name)).toEqual(['name', 'note']);
   });
 
   it('writes a value that is not of the declared shape as JSON.stringify would', () => {
-    const serializer = compileResponseSerializer({ user: User, total: Number }) as ResponseSerializer;
+    const serializer = compileResponseSerializer({ user: User, total: Number }, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     for (const value of [null, 3, 'text', true, { user: 'not an object', total: '7' }, { user: null }]) {
       expect(serializer.serialize(value)).toBe(JSON.stringify(value));
     }
@@ -429,11 +443,11 @@ describe('responses by contract', () => {
   });
 
   it('compiles nothing for schemas that filter nothing', () => {
-    expect(compileResponseSerializer({ description: 'Deleted' })).toBeUndefined();
-    expect(compileResponseSerializer(String)).toBeUndefined();
-    expect(compileResponseSerializer([Number])).toBeUndefined();
-    expect(compileResponseSerializer(undefined)).toBeUndefined();
-    const all = compileResponseSerializers({ 200: MeDto, 204: { description: 'No content' }, 404: { description: 'No user' } });
+    expect(compileResponseSerializer({ description: 'Deleted' }, { modelCompiler: defaultModelCompiler })).toBeUndefined();
+    expect(compileResponseSerializer(String, { modelCompiler: defaultModelCompiler })).toBeUndefined();
+    expect(compileResponseSerializer([Number], { modelCompiler: defaultModelCompiler })).toBeUndefined();
+    expect(compileResponseSerializer(undefined, { modelCompiler: defaultModelCompiler })).toBeUndefined();
+    const all = compileResponseSerializers({ 200: MeDto, 204: { description: 'No content' }, 404: { description: 'No user' } }, { modelCompiler: defaultModelCompiler });
     expect(all.size).toBe(1);
     expect(all.forStatus(200)).toBeDefined();
     expect(all.forStatus(404)).toBeUndefined();
@@ -445,7 +459,7 @@ describe('responses by contract', () => {
     }
     const serializers = compileResponseSerializers(
       { 201: MeDto, '4XX': ErrorDto, default: Tag, 404: { description: 'No user' } },
-      { responseModel: [Tag], successStatus: 200 },
+      { responseModel: [Tag], successStatus: 200, modelCompiler: defaultModelCompiler },
     );
     const value = { id: 1, email: 'e', message: 'm', label: 'l', secret: 's' };
     expect(serializers.forStatus(201)?.serialize(value)).toBe('{"id":1,"email":"e"}');
@@ -465,7 +479,7 @@ describe('responses by contract', () => {
     for (const schema of [[MeDto, MeDto], { field: 'text' }, { field: [] }, Clash]) {
       let thrown: unknown;
       try {
-        compileResponseSerializer(schema as unknown as Function);
+        compileResponseSerializer(schema as unknown as Function, { modelCompiler: defaultModelCompiler });
       } catch (error) {
         thrown = error;
       }
@@ -491,7 +505,7 @@ describe('lists of strings written without JSON.stringify', () => {
 
   it.each(lists.map((list) => [JSON.stringify(list), list]))('writes %s as JSON.stringify does', (_name, list) => {
     for (const codegen of [true, false]) {
-      const serializer = compileResponseSerializer({ tags: Array }, { codegen }) as ResponseSerializer;
+      const serializer = compileResponseSerializer({ tags: Array }, { codegen, modelCompiler: defaultModelCompiler }) as ResponseSerializer;
       expect(serializer.serialize({ tags: list })).toBe(JSON.stringify({ tags: list }));
     }
   });
@@ -503,14 +517,14 @@ describe('the generated writer writes bytes into one scratch buffer', () => {
   }
 
   it('grows the buffer for a large body and keeps every byte written before the growth', () => {
-    const serializer = compileResponseSerializer([Leaf]) as ResponseSerializer;
+    const serializer = compileResponseSerializer([Leaf], { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const leaves = Array.from({ length: 5000 }, (_, i) => ({ name: `leaf ${i} ${'é'.repeat(i % 50)}` }));
     expect(serializer.serialize(leaves)).toBe(JSON.stringify(leaves));
     expect(serializer.serialize([{ name: 'small' }])).toBe('[{"name":"small"}]');
   });
 
   it('lets a getter or toJSON serialize another body while one is being written', () => {
-    const inner = compileResponseSerializer(Leaf) as ResponseSerializer;
+    const inner = compileResponseSerializer(Leaf, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     class Outer {
       @IsString() before = 'b'.repeat(100);
       @IsString() get nested(): string {
@@ -519,7 +533,7 @@ describe('the generated writer writes bytes into one scratch buffer', () => {
       @ValidateNested() @Type(() => Leaf) leaf = { toJSON: () => JSON.parse(inner.serialize({ name: 'via toJSON' }) as string) };
       @IsString() after = 'a';
     }
-    const outer = compileResponseSerializer(Outer) as ResponseSerializer;
+    const outer = compileResponseSerializer(Outer, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     const value = new Outer();
     expect(outer.serialize(value)).toBe(
       JSON.stringify({ before: value.before, nested: '{"name":"inner"}', leaf: { name: 'via toJSON' }, after: 'a' }),
@@ -531,7 +545,7 @@ describe('the generated writer writes bytes into one scratch buffer', () => {
       @IsString() name: string;
       @IsNumber() count: unknown;
     }
-    const serializer = compileResponseSerializer(Counter) as ResponseSerializer;
+    const serializer = compileResponseSerializer(Counter, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
     expect(() => serializer.serialize({ name: 'n', count: 1n })).toThrow(TypeError);
     expect(serializer.serialize({ name: 'n', count: 2 })).toBe('{"name":"n","count":2}');
   });

@@ -13,7 +13,7 @@ import {
 } from '@tern/core';
 import { requestError } from '../src/errors/request-error';
 import { SchemaRegistry } from '../src/openapi/schema';
-import { compileModel } from '../src/validation';
+import { compileModel, defaultModelCompiler } from '../src/validation';
 
 /**
  * Misusing a public function throws a coded TernTypeError / TernRangeError that is still the
@@ -82,7 +82,7 @@ describe('usage errors: coded, and still TypeError / RangeError', () => {
     expect(caught(() => new APIKey({ name: 'key', in: 'body' as never }))).toMatchObject({ code: 'TERN_INVALID_ARGUMENT', typeError: true });
     expect(caught(() => new OAuth2({ flows: {} }))).toEqual(typeError('TERN_INVALID_ARGUMENT', 'OAuth2 needs at least one flow.'));
     expect(caught(() => enforceSecurity(undefined as never, {}))).toMatchObject({ code: 'TERN_INVALID_ARGUMENT', typeError: true });
-    expect(caught(() => new SchemaRegistry().ref(String))).toMatchObject({ code: 'TERN_INVALID_ARGUMENT', typeError: true });
+    expect(caught(() => new SchemaRegistry(defaultModelCompiler).ref(String, 'response'))).toMatchObject({ code: 'TERN_INVALID_ARGUMENT', typeError: true });
   });
 
   it('a usage error is not a TernError: code is what every Tern error shares', () => {

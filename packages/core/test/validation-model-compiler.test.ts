@@ -85,7 +85,7 @@ describe('SchemaRegistry with another ModelCompiler', () => {
       },
     };
     const registry = new SchemaRegistry(compiler);
-    expect(registry.ref(Basket)).toEqual({ $ref: '#/components/schemas/Basket' });
+    expect(registry.ref(Basket, 'request')).toEqual({ $ref: '#/components/schemas/Basket' });
     expect(seen).toEqual([Basket]);
     expect(registry.components().Basket).toEqual({
       type: 'object',

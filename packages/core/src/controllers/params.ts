@@ -370,12 +370,15 @@ interface QueryField {
   scalar: Scalar;
 }
 
-/** The validated properties of a query model and how each converts, read once. */
+/** The properties a query model accepts, by the parameter name each is sent under, and how each converts, read once. */
 function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
-  for (const { name: key, declaredType } of compiler.describe(model).properties) {
+  for (const property of compiler.describe(model).properties) {
+    if (property.hiddenInInput === true) continue;
+    const key = property.inputName ?? property.name;
+    const { declaredType } = property;
     // Without decorator metadata (tsx, esbuild, vitest), a scalar `@Type(() => Number)` says it.
-    const type = reflectedPropertyType(model.prototype, key) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : undefined);
+    const type = reflectedPropertyType(model.prototype, property.name) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : undefined);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
     const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);
@@ -387,7 +390,7 @@ function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, Qu
 /** One OpenAPI query parameter per property of the model, with the property's JSON Schema. */
 function queryModelParameters(model: Function, compiler: ModelCompiler): ParameterObject[] {
   const registry = new SchemaRegistry(compiler);
-  const ref = registry.ref(model).$ref;
+  const ref = registry.ref(model, 'request').$ref;
   const schema = registry.components()[ref.slice(ref.lastIndexOf('/') + 1)];
   const required = new Set(schema.required ?? []);
   const out: ParameterObject[] = [];

@@ -26,7 +26,6 @@ import {
   type RouteDecl,
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
-import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
 import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
@@ -51,8 +50,8 @@ export interface ScanOptions {
   forbidUnknownProperties?: boolean;
   /** Called with each model a controller compiles itself (`@Query()` models). */
   checkModel?: (model: Function, where: string) => void;
-  /** The app's model compiler (default: class-validator's). */
-  compiler?: ModelCompiler;
+  /** The app's model compiler: `@Query()` models are compiled and documented with it. */
+  compiler: ModelCompiler;
 }
 
 /**
@@ -72,7 +71,7 @@ export function controllersProvider(controllers: readonly ControllerEntry[], opt
  * Turns controllers into one `Router` each. Throws a `TernError` that says how to fix the first
  * declaration that cannot work.
  */
-function scanControllers(controllers: readonly ControllerEntry[], options: ScanOptions = {}): Router[] {
+function scanControllers(controllers: readonly ControllerEntry[], options: ScanOptions): Router[] {
   if (!Array.isArray(controllers)) {
     throw new TernError('TERN_CONTROLLER_INVALID', 'registerControllers expects a list: registerControllers([UserController, new PostController(db)]).');
   }
@@ -186,7 +185,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
         buildRoute({
           where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
           classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.compiler ?? defaultModelCompiler, classFiltering: options.responseFiltering, classTags,
+          compiler: scan.compiler, classFiltering: options.responseFiltering, classTags,
           classLimits: { bodyLimit: options.bodyLimit, multipartLimit: options.multipartLimit },
         }),
       );

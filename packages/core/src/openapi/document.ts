@@ -22,7 +22,8 @@ import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
-import { SchemaRegistry } from './schema';
+import { SchemaRegistry, type ModelView } from './schema';
+import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import { isPlainObject } from './schema/shapes';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
@@ -31,7 +32,7 @@ import { validateSecurityRequirements } from './security';
 
 /** How the document is built beyond the app's OpenAPI settings. */
 export interface DocumentOptions {
-  /** Describes request and response models; the app's own compiler (default: class-validator's). */
+  /** Describes request and response models: pass `app.modelCompiler` (default: class-validator's, as `new TernApp()` has). */
   modelCompiler?: ModelCompiler;
 }
 
@@ -71,7 +72,7 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
   const context: BuildContext = {
-    registry: new SchemaRegistry(options.modelCompiler),
+    registry: new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler),
     ids: new OperationIds(operations),
     problems: new ProblemRefs(),
     templates: new PathTemplates(),
@@ -137,7 +138,7 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   const parameters = mergeParameters(pathParameters(route, names), declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
-  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`) : undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, 'request') : undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const { uploads } = route;
   const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
@@ -182,12 +183,12 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   const options = route.options;
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
   for (const [status, shape] of Object.entries(options.responses ?? {})) {
-    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`), describeStatus(status, shape, route.statusCode));
+    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response'), describeStatus(status, shape, route.statusCode));
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
   const { responseModel } = options;
   if (responseModel !== undefined && out[route.statusCode] === undefined) {
-    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`), 'Successful Response');
+    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`, 'response'), 'Successful Response');
   }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
@@ -228,9 +229,9 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
   return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
 }
 
-function describeShape(registry: SchemaRegistry, shape: unknown, where: string): SchemaObject | ReferenceObject | undefined {
+function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject | undefined {
   try {
-    return registry.schemaFor(shape);
+    return registry.schemaFor(shape, view);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }

@@ -5,5 +5,7 @@ export type { OpenAPIOptions } from './config';
 export { buildOpenAPIDocument, OPENAPI_VERSION } from './document';
 export type { DocumentOptions } from './document';
 export { ApiProperty } from './api-property';
+export { Integer } from './schema/integer';
+export { namedShape } from './schema/named-shape';
 export type { ApiPropertyOptions } from './api-property';
 export { SecurityRequirementError, OpenAPIDocumentError } from './errors';

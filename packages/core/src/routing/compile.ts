@@ -14,7 +14,6 @@ import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
 import { routeSpec, type RouteSpec } from './route-options';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
-import { defaultModelCompiler } from '../validation/class-validator/compiler';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
@@ -69,7 +68,7 @@ interface Scope {
 export interface CompileOptions {
   /** Marks the compiled routes as Tern's own. */
   internal?: boolean;
-  /** Compiles request models (default: class-validator's compiler). */
+  /** Compiles request models: the app's compiler, passed by the app (Tern's own routes have none). */
   modelCompiler?: ModelCompiler;
   /** The app's default for routes that do not set `forbidUnknownProperties`. */
   forbidUnknownProperties?: boolean;
@@ -178,7 +177,8 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
 function compileRequestModel(model: Function, forbidUnknown: boolean | undefined, source: string, options: CompileOptions): ModelValidator<object> {
   options.checkModel?.(model, source);
   const forbidNonWhitelisted = forbidsUnknownProperties(forbidUnknown, options.forbidUnknownProperties);
-  return (options.modelCompiler ?? defaultModelCompiler).compile(model as ModelClass, { forbidNonWhitelisted });
+  if (options.modelCompiler === undefined) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: request models need the app's model compiler.`);
+  return options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });
 }
 
 /**

@@ -54,8 +54,13 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 /** A security requirement entry: scheme name → required scopes. */
 export type SecurityRequirement = Record<string, string[]>;
 
-/** A response schema: a class, `[Class]`, a `{ field: type }` shape, or `{ description }`. */
-export type ResponseSchema = Function | [Function] | [ResponseShape] | { description: string } | ResponseShape;
+/**
+ * A response schema: a class, `[Class]`, a `{ field: type }` shape, or `{ description }`. Lists
+ * are typed as arrays, not one-element tuples, so a shape kept in a constant
+ * (`const Page = { items: [Item], total: Number }`) fits without an annotation; a list of any
+ * other length is refused at startup.
+ */
+export type ResponseSchema = Function | readonly Function[] | readonly ResponseShape[] | { description: string } | ResponseShape;
 
 /**
  * A response body described field by field, each field a constructor (`String`, `Number`,
@@ -65,7 +70,7 @@ export type ResponseSchema = Function | [Function] | [ResponseShape] | { descrip
  * const shape: ResponseShape = { id: Number, name: String, tags: [String], owner: { id: Number } };
  */
 export interface ResponseShape {
-  [field: string]: Function | [Function] | ResponseShape | [ResponseShape];
+  [field: string]: Function | readonly Function[] | ResponseShape | readonly ResponseShape[];
 }
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */

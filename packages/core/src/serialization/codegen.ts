@@ -7,19 +7,19 @@
  * written into the source; the helpers are passed in as arguments.
  */
 import { BYTE_HELPERS, OMITTED, writeToString, type ByteWriter } from './json-bytes';
-import { isBoxedPrimitive, isStandardDate, unbox } from './json-values';
-import type { FieldPlan, ObjectPlan, ValuePlan } from './plan';
+import { isBoxedPrimitive, isStandardDate, scalarOf, unbox } from './json-values';
+import { holdsScalar, type FieldPlan, type ObjectPlan, type ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
 /** What generated code may call, passed to it as arguments by these names. */
-const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, unbox } as const;
+const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, unbox } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
  * `EvalError` where code generation from strings is disallowed.
  *
  * @example
- * const write = generatedWriter(planResponse(UserDto)!);
+ * const write = generatedWriter(planResponse(UserDto, defaultModelCompiler)!);
  * write(user, ''); // '{"id":1,"email":"ada@example.com"}'
  */
 export function generatedWriter(root: ObjectPlan): ValueWriter {
@@ -112,7 +112,7 @@ function valueExpression(field: FieldPlan, index: Map<ObjectPlan, number>): stri
   const key = JSON.stringify(field.write);
   const value: ValuePlan = field.value;
   if (value.kind === 'object') return `m${index.get(value)}(q, x, ${key})`;
-  const general = `putAny(q, x, ${key})`;
+  const general = holdsScalar(field) ? `putAny(q, scalarOf(x, ${key}), ${key})` : `putAny(q, x, ${key})`;
   switch (field.hint) {
     case 'string':
       return `typeof x === 'string' ? putString(q, x) : ${general}`;

@@ -14,7 +14,7 @@ import { closureWriter, type ValueWriter } from './writers';
  * One response schema, compiled. `serialize(v)` equals `JSON.stringify(filter(v))`.
  *
  * @example
- * const users = compileResponseSerializer([UserDto])!;
+ * const users = compileResponseSerializer([UserDto], { modelCompiler: app.modelCompiler })!;
  * users.serialize([entity]); // '[{"id":1,"email":"ada@example.com"}]' (no passwordHash)
  * users.filter([entity]);    // [{ id: 1, email: 'ada@example.com' }]
  */
@@ -31,32 +31,33 @@ export interface ResponseSerializer {
  * Options for {@link compileResponseSerializer}.
  *
  * @example
- * compileResponseSerializer(UserDto, { codegen: false }); // closures only
+ * compileResponseSerializer(UserDto, { modelCompiler: defaultModelCompiler, codegen: false }); // closures only
  */
 export interface ResponseSerializerOptions {
   /** Generate code with `new Function` (default true); closures are used when it is off or disallowed. */
   codegen?: boolean;
-  /** Describes models without class-transformer or class-validator metadata (default: `defaultModelCompiler`). */
-  modelCompiler?: ModelCompiler;
+  /** The app's compiler: its `describe()` says which properties a model writes, under which names. */
+  modelCompiler: ModelCompiler;
 }
 
 /**
  * Compiles one response schema (a model class, `[Class]`, a `{ field: Type }` shape) once, at
  * startup. Returns `undefined` when the schema filters nothing: `{ description }`, a built-in
  * (`String`, `[Number]`, `Date`) or a class that is not a model; send such bodies as before.
- * A model's declared properties are those with any class-validator or class-transformer
- * decorator; `@Exclude()` removes one, `@Expose({ name })` renames it, and `@Type(() => X)` or
- * `@ValidateNested()` makes its value filtered as `X` too.
+ * A model's properties are those its compiler's `describe()` lists (for class-validator models:
+ * any class-validator or class-transformer decorator); `@Exclude()` removes one, `@Expose({ name })`
+ * renames it, and a property whose value the document shows as a model (`@Type(() => X)`, or a
+ * design type that is a model class) is filtered as that model too.
  * Throws a `TernError` `TERN_INVALID_RESPONSE_MODEL` for a malformed shape or two properties
  * written under one name.
  *
  * @example
- * const serializer = compileResponseSerializer(MeDto);
+ * const serializer = compileResponseSerializer(MeDto, { modelCompiler: app.modelCompiler });
  * const body = serializer ? serializer.serialize(entity) : JSON.stringify(entity);
  */
 export function compileResponseSerializer(
   schema: ResponseSchema | undefined,
-  options: ResponseSerializerOptions = {},
+  options: ResponseSerializerOptions,
 ): ResponseSerializer | undefined {
   const plan = planResponse(schema, options.modelCompiler);
   if (plan === undefined) return undefined;
@@ -81,7 +82,7 @@ export function compileResponseSerializer(
  * The serializers of one route, looked up by the status actually sent.
  *
  * @example
- * const serializers = compileResponseSerializers({ 200: MeDto, 404: { description: 'No user' } });
+ * const serializers = compileResponseSerializers({ 200: MeDto, 404: { description: 'No user' } }, { modelCompiler });
  * serializers.forStatus(200)?.serialize(entity); // only MeDto's fields
  * serializers.forStatus(404); // undefined: nothing to filter, send as before
  */
@@ -99,7 +100,7 @@ export interface ResponseSerializers {
  * Options for {@link compileResponseSerializers}.
  *
  * @example
- * compileResponseSerializers(route.options.responses, { responseModel: route.options.responseModel, successStatus: 201 });
+ * compileResponseSerializers(route.options.responses, { modelCompiler, responseModel: route.options.responseModel, successStatus: 201 });
  */
 export interface RouteSerializerOptions extends ResponseSerializerOptions {
   /** A route file's `responseModel`: the success status's schema unless `responses` declares it. */
@@ -116,13 +117,13 @@ const RANGE = /^([1-5])XX$/i;
  * document builder reports them.
  *
  * @example
- * const serializers = compileResponseSerializers({ 200: [UserDto], default: ErrorDto });
+ * const serializers = compileResponseSerializers({ 200: [UserDto], default: ErrorDto }, { modelCompiler });
  * serializers.forStatus(200)?.serialize(users);
  * serializers.forStatus(500)?.serialize(error); // ErrorDto's fields
  */
 export function compileResponseSerializers(
   responses: Readonly<Record<string | number, ResponseSchema>> | undefined,
-  options: RouteSerializerOptions = {},
+  options: RouteSerializerOptions,
 ): ResponseSerializers {
   // `null`: declared, filters nothing. It still wins over a range or `default`, as in OpenAPI.
   const exact = new Map<number, ResponseSerializer | null>();

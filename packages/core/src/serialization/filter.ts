@@ -4,8 +4,8 @@
  * `JSON.stringify(filterValue(plan, v))` equals the compiled serializer's text by construction
  * (the property test checks both against an independent reference).
  */
-import { isBoxedPrimitive, unbox } from './json-values';
-import type { ObjectPlan, ValuePlan } from './plan';
+import { isBoxedPrimitive, scalarOf, unbox } from './json-values';
+import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
 
 /**
  * `value` reduced to what `plan` declares: declared objects become plain objects with only
@@ -14,7 +14,7 @@ import type { ObjectPlan, ValuePlan } from './plan';
  * item; everything else is returned as it is, for `JSON.stringify` to write.
  *
  * @example
- * filterValue(planResponse(UserDto)!, { id: 1, passwordHash: 'x' }, ''); // { id: 1 }
+ * filterValue(planResponse(UserDto, defaultModelCompiler)!, { id: 1, passwordHash: 'x' }, ''); // { id: 1 }
  */
 export function filterValue(plan: ValuePlan, value: unknown, key: string): unknown {
   if (plan.kind === 'any') return value;
@@ -44,7 +44,7 @@ function filterDeclared(plan: ObjectPlan, value: object, _key: string): unknown 
   for (const field of plan.fields) {
     const item = (value as Record<string, unknown>)[field.read];
     if (item === undefined) continue;
-    const filtered = filterValue(field.value, item, field.write);
+    const filtered = holdsScalar(field) ? scalarOf(item, field.write) : filterValue(field.value, item, field.write);
     if (filtered !== undefined) out[field.write] = filtered;
   }
   return out;

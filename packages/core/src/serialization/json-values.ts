@@ -253,3 +253,22 @@ export function unbox(value: object): unknown {
   if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
   return BigInt.prototype.valueOf.call(value);
 }
+
+/**
+ * What a field declared `String`, `Number` or `Boolean` writes: the value itself when it is not
+ * an object, else what `JSON.stringify` would make of it first (`toJSON(key)`, a boxed primitive's
+ * primitive) when that is not an object either, else `undefined`, so the field is left out. Such a
+ * field never carries an object: an entity's nested `author` cannot leave under a `String` label.
+ *
+ * @example
+ * scalarOf('Ada', 'name');                        // 'Ada'
+ * scalarOf(new Date(0), 'at');                    // '1970-01-01T00:00:00.000Z'
+ * scalarOf({ passwordHash: 'x' }, 'author');       // undefined
+ */
+export function scalarOf(value: unknown, key: string | number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  const json: unknown = typeof toJSON === 'function' ? toJSON.call(value, String(key)) : value;
+  if (typeof json !== 'object' || json === null) return json;
+  return isBoxedPrimitive(json) ? unbox(json) : undefined;
+}

@@ -7,9 +7,9 @@
  */
 import { TernError } from '../errors/tern-error';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
-import { defaultModelCompiler } from '../validation/class-validator/compiler';
-import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
-import { declaredModel, type DeclaredModel } from './model-metadata';
+import { modelClassOf } from '../openapi/schema/class-to-schema';
+import { Integer } from '../openapi/schema/integer';
+import type { ModelClass, ModelCompiler, PropertyDescription } from '../validation/model-compiler';
 
 /** A value written as `JSON.stringify` writes it. */
 export interface AnyPlan {
@@ -41,16 +41,21 @@ export interface FieldPlan {
 
 export const ANY: AnyPlan = Object.freeze({ kind: 'any' });
 
+/** A field whose model says `String`, `Number` or `Boolean`: it is written through `scalarOf`, never as an object. */
+export function holdsScalar(field: FieldPlan): boolean {
+  return field.hint === 'string' || field.hint === 'number' || field.hint === 'boolean';
+}
+
 /**
  * The plan of one response schema, or `undefined` when it filters nothing (`{ description }`,
  * `String`, `[Number]`, a class that is not a model).
  *
  * @example
- * planResponse([UserDto]); // { kind: 'object', label: 'UserDto', fields: [...] }
- * planResponse({ description: 'Deleted' }); // undefined
+ * planResponse([UserDto], app.modelCompiler); // { kind: 'object', label: 'UserDto', fields: [...] }
+ * planResponse({ description: 'Deleted' }, app.modelCompiler); // undefined
  * planResponse(ZodBackedUser, zodCompiler); // the properties zodCompiler.describe() lists
  */
-export function planResponse(schema: unknown, compiler: ModelCompiler = defaultModelCompiler): ObjectPlan | undefined {
+export function planResponse(schema: unknown, compiler: ModelCompiler): ObjectPlan | undefined {
   if (schema === undefined || schema === null) return undefined;
   if (isPlainObject(schema) && isDescriptionShape(schema) && Object.keys(schema).length === 1) return undefined;
   const plan = new Planner(compiler).plan(schema, 'response');
@@ -82,62 +87,44 @@ class Planner {
   }
 
   /**
-   * A model's properties come from its class-transformer and class-validator decorators (with
-   * `@Expose`/`@Exclude` applied); a class with none of them is asked of the app's compiler, so a
-   * model another validation library describes is filtered by what its `describe()` lists rather
-   * than sent whole. A class neither knows is a plain TypeScript type, not a model: nothing to
-   * filter by, so its values are written whole rather than as `{}`.
+   * A model's properties are what the app's compiler describes (`describe()`), written under
+   * their `outputName`, those `hiddenInOutput` left out. A class it describes no property of is
+   * a plain TypeScript type, not a model: nothing to filter by, so its values are written whole
+   * rather than as `{}`.
    */
   private classPlan(cls: unknown): ValuePlan {
     if (!isModelClass(cls)) return ANY;
     const known = this.models.get(cls);
     if (known) return known;
-    let declared = declaredModel(cls);
-    if (declared.properties.length === 0 && !declared.exposedOnly) declared = describedModel(this.compiler, cls as ModelClass);
-    if (declared.properties.length === 0 && !declared.exposedOnly) return ANY;
-    return this.model(cls, declared);
+    const { properties } = this.compiler.describe(cls as ModelClass);
+    if (properties.length === 0) return ANY;
+    return this.model(cls, properties);
   }
 
-  private model(cls: Function, { properties, exposedOnly }: DeclaredModel): ObjectPlan {
+  private model(cls: Function, properties: readonly PropertyDescription[]): ObjectPlan {
     const plan: ObjectPlan = { kind: 'object', label: cls.name || 'Model', fields: [] };
     this.models.set(cls, plan);
     const written = new Map<string, string>();
     for (const property of properties) {
-      if (property.hidden || (exposedOnly && !property.exposed)) continue;
-      const other = written.get(property.outputName);
+      if (property.hiddenInOutput === true) continue;
+      const outputName = property.outputName ?? property.name;
+      const other = written.get(outputName);
       if (other !== undefined) {
-        invalid(`${cls.name}: properties '${other}' and '${property.name}' are both written as '${property.outputName}'`);
+        invalid(`${cls.name}: properties '${other}' and '${property.name}' are both written as '${outputName}'`);
       }
       checkedKey(property.name, cls.name);
-      written.set(checkedKey(property.outputName, cls.name), property.name);
-      const nested = property.nestedClass;
+      written.set(checkedKey(outputName, cls.name), property.name);
       plan.fields.push({
         read: property.name,
-        write: property.outputName,
-        value: this.classPlan(nested),
+        write: outputName,
+        // The class the document shows the value as (a `$ref`), so the filter follows the same type.
+        value: this.classPlan(modelClassOf(property)),
         hint: hintOf(property.designType),
       });
     }
     plan.fields.splice(0, plan.fields.length, ...inObjectKeyOrder(plan.fields));
     return plan;
   }
-}
-
-/**
- * What a compiler's `describe()` says of a model, as the filter reads it: every described property
- * kept under its own name, nested values filtered as their declared class (or, under a nested
- * rule, as their design type).
- */
-function describedModel(compiler: ModelCompiler, model: ModelClass): DeclaredModel {
-  const properties = compiler.describe(model).properties.map((property) => ({
-    name: property.name,
-    outputName: property.name,
-    hidden: false,
-    exposed: false,
-    nestedClass: property.declaredType ?? (property.rules.some((rule) => rule.nested) ? property.designType : undefined),
-    designType: property.designType,
-  }));
-  return { properties, exposedOnly: false };
 }
 
 /**
@@ -168,6 +155,7 @@ function hintOf(type: unknown): Hint {
     case String:
       return 'string';
     case Number:
+    case Integer:
       return 'number';
     case Boolean:
       return 'boolean';

@@ -4,8 +4,8 @@
  * does to a value before looking at its properties; they differ only in how the declared
  * fields of one object are written.
  */
-import { isBoxedPrimitive, unbox, writeAny } from './json-values';
-import type { ObjectPlan, ValuePlan } from './plan';
+import { isBoxedPrimitive, scalarOf, unbox, writeAny } from './json-values';
+import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
 
 /** Writes one value met under `key`; `undefined` means "left out" as in `JSON.stringify`. */
 export type ValueWriter = (value: unknown, key: string | number) => string | undefined;
@@ -72,7 +72,7 @@ interface PreparedField {
  * and the baseline the benchmark compares generated code with.
  *
  * @example
- * const write = closureWriter(planResponse(UserDto)!);
+ * const write = closureWriter(planResponse(UserDto, defaultModelCompiler)!);
  * write(user, ''); // '{"id":1,"email":"ada@example.com"}'
  */
 export function closureWriter(root: ObjectPlan): ValueWriter {
@@ -87,7 +87,8 @@ export function closureWriter(root: ObjectPlan): ValueWriter {
       slot.write = fieldsWriter(
         plan.fields.map((field) => {
           const name = JSON.stringify(field.write) + ':';
-          return { read: field.read, key: field.write, first: '{' + name, next: ',' + name, write: writerOf(field.value) };
+          const write = holdsScalar(field) ? writeScalar : writerOf(field.value);
+          return { read: field.read, key: field.write, first: '{' + name, next: ',' + name, write };
         }),
       );
     }
@@ -95,6 +96,8 @@ export function closureWriter(root: ObjectPlan): ValueWriter {
   };
   return writerOf(root);
 }
+
+const writeScalar: ValueWriter = (value, key) => writeAny(scalarOf(value, key), key);
 
 function fieldsWriter(fields: PreparedField[]): FieldsWriter {
   return (value) => {

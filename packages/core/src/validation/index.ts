@@ -12,5 +12,6 @@
 export { compileModel } from './compile';
 export type { CompileOptions, ModelValidator, ValidationIssue, ValidationResult } from './types';
 export { defaultModelCompiler, createClassValidatorCompiler } from './class-validator/compiler';
+export { Nullable } from './class-validator/nullable';
 export type { ClassValidatorCompilerOptions } from './class-validator/compiler';
 export type { ModelClass, ModelCompiler, ModelDescription, PropertyDescription, RuleDescription } from './model-compiler';

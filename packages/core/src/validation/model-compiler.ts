@@ -42,7 +42,11 @@ export interface ModelCompiler {
  */
 export interface ModelDescription {
   readonly model: ModelClass;
-  /** Properties the validator knows about (anything else is stripped or refused). */
+  /**
+   * Properties the validator or the serializer knows about: a request body keeps those not
+   * `hiddenInInput` (anything else is stripped or refused), a declared response writes those not
+   * `hiddenInOutput` (anything else stays on the server).
+   */
   readonly properties: readonly PropertyDescription[];
 }
 
@@ -55,12 +59,27 @@ export interface ModelDescription {
  *   rules: [{ name: 'isInt', ... }, { name: 'min', constraints: [0], ... }] }
  */
 export interface PropertyDescription {
+  /** The property of the model instance (what a handler reads). */
   readonly name: string;
+  /** The key a request body carries it under (`@Expose({ name })`); `name` when absent. */
+  readonly inputName?: string;
+  /** The key a response writes it under (`@Expose({ name })`); `name` when absent. */
+  readonly outputName?: string;
+  /**
+   * Never read from a request body: `@Exclude()` or `@Exclude({ toClassOnly: true })`, or a
+   * property with no validation rule (the validator strips it). Request schemas leave it out.
+   */
+  readonly hiddenInInput?: boolean;
+  /**
+   * Never written to a response: `@Exclude()`, `@Exclude({ toPlainOnly: true })`, `@Expose({ groups })`.
+   * The response filter and response schemas leave it out.
+   */
+  readonly hiddenInOutput?: boolean;
   /** The property's checks (nested validation included), in the validator's order. */
   readonly rules: readonly RuleDescription[];
   /** The validator may skip the property entirely (`@IsOptional()`, `@ValidateIf()`). */
   readonly optional: boolean;
-  /** The validator accepts `null` without checking it (`@IsOptional()`). */
+  /** The validator accepts `null` without checking it (`@IsOptional()`, `@Nullable()`). */
   readonly nullable: boolean;
   /** The property's TypeScript type as emitted in `design:type` (`Array` for lists). */
   // Built-ins (`String`, `Array`, `Map`) are not `ModelClass`es of the app, so `Function` it is.

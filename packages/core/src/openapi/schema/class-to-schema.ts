@@ -4,22 +4,57 @@ import { allowNull, fixesType, mergeFragments } from './rules';
 import { documentProperty } from './property-docs';
 import { constructorSchema, isModelClass, type RefFor } from './shapes';
 
+/** Which reading of a model a schema describes: what a request may send, or what a response writes. */
+export type ModelView = 'request' | 'response';
+
 /**
- * The object schema of one model, from what its `ModelCompiler` says of it. Nested classes become
- * `$ref`s through `refFor`, so the registry decides names and breaks cycles; this module only
- * combines the rules' keywords.
+ * The object schema of one model as `view` reads it, from what its `ModelCompiler` says of it:
+ * each property under the name it travels under (`inputName`/`outputName`), those hidden in that
+ * direction left out. Nested classes become `$ref`s through `refFor`, so the registry decides
+ * names and breaks cycles; this module only combines the rules' keywords.
  *
  * Every property is required unless class-validator may skip it (`@IsOptional`, `@ValidateIf`).
  * `additionalProperties` is left open: with `whitelist` unknown fields are stripped, not refused.
  */
-export function modelSchema(description: ModelDescription, refFor: RefFor): SchemaObject {
+export function modelSchema(description: ModelDescription, refFor: RefFor, view: ModelView): SchemaObject {
   const properties: Record<string, SchemaObject | ReferenceObject> = {};
   const required: string[] = [];
   for (const property of description.properties) {
-    properties[property.name] = documentProperty(propertySchema(property, refFor), description.model, property.name);
-    if (!property.optional) required.push(property.name);
+    if (isHidden(property, view)) continue;
+    const key = wireName(property, view);
+    properties[key] = documentProperty(propertySchema(property, refFor), description.model, property.name);
+    if (!property.optional) required.push(key);
   }
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+}
+
+/** The property is left out of `view` (`@Exclude()`, or not accepted by the validator). */
+export function isHidden(property: PropertyDescription, view: ModelView): boolean {
+  return (view === 'request' ? property.hiddenInInput : property.hiddenInOutput) === true;
+}
+
+/** The key `view` carries the property under (`@Expose({ name })`). */
+export function wireName(property: PropertyDescription, view: ModelView): string {
+  return (view === 'request' ? property.inputName : property.outputName) ?? property.name;
+}
+
+/**
+ * The model class the document shows a property's value as (`$ref`), or each item of a list as;
+ * `undefined` when it is none or a validator fixes another type. The response filter filters the
+ * value as this class, so the two never disagree.
+ *
+ * @example
+ * // @IsObject() author: AuthorDto  → AuthorDto (no @Type or @ValidateNested needed)
+ * // @Type(() => Tag) tags: Tag[]    → Tag
+ * // @IsString() author: AuthorDto   → undefined (documented and written as a string)
+ */
+export function modelClassOf(property: PropertyDescription): Function | undefined {
+  const container = containerOf(property);
+  if (container === 'map') return undefined;
+  const ctor = container === undefined ? (property.declaredType ?? property.designType) : property.declaredType;
+  const rules = container === undefined ? property.rules : property.rules.filter((v) => v.each);
+  if (fragmentsOf(rules, 'value').some(fixesType)) return undefined;
+  return isModelClass(ctor) ? ctor : undefined;
 }
 
 /**

@@ -4,3 +4,4 @@
  */
 export { SchemaRegistry } from './registry';
 export type { FieldType, ResponseShape } from './shapes';
+export type { ModelView } from './class-to-schema';

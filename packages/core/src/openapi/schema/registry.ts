@@ -1,8 +1,8 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
-import { defaultModelCompiler } from '../../validation/class-validator/compiler';
-import type { ModelClass, ModelCompiler } from '../../validation/model-compiler';
-import { modelSchema } from './class-to-schema';
+import type { ModelClass, ModelCompiler, ModelDescription } from '../../validation/model-compiler';
+import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from './class-to-schema';
 import { constructorSchema, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
+import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
@@ -11,47 +11,89 @@ const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
 /**
  * Collects the JSON Schemas of model classes for one OpenAPI document. Each class is converted
  * once and named once; everything else refers to it by `$ref`. What a model declares comes from
- * the `ModelCompiler` given (the default one reads class-validator).
+ * the app's `ModelCompiler`.
  *
  * @example
- * const registry = new SchemaRegistry(); // or new SchemaRegistry(modelCompiler)
- * registry.schemaFor([User]);  // { type: 'array', items: { $ref: '#/components/schemas/User' } }
+ * const registry = new SchemaRegistry(app.modelCompiler);
+ * registry.schemaFor([User], 'response');  // { type: 'array', items: { $ref: '#/components/schemas/User' } }
  * registry.components();       // { User: { type: 'object', properties: {...}, required: [...] } }
  */
 export class SchemaRegistry {
-  /** Names by class identity: two classes called `User` are two components. */
-  private readonly names = new Map<Function, string>();
+  /** Names by class identity and view: two classes called `User` are two components. */
+  private readonly names = new Map<Function, Partial<Record<ModelView, string>>>();
   /** Insertion order is registration order, which keeps the document stable between runs. */
   private readonly schemas = new Map<string, SchemaObject>();
-  private readonly refFor: RefFor = (model) => this.ref(model);
+  /** Whether a model (and every model under it) reads the same in requests and responses. */
+  private readonly symmetric = new Map<Function, boolean>();
+  /** The component each `namedShape` got, per view. */
+  private readonly shapeNames = new Map<object, Partial<Record<ModelView, string>>>();
+  /** What the compiler said of each model, asked once. */
+  private readonly descriptions = new Map<Function, ModelDescription>();
 
-  constructor(private readonly compiler: ModelCompiler = defaultModelCompiler) {}
+  constructor(private readonly compiler: ModelCompiler) {}
 
   /**
-   * Registers the class (and, recursively, every class it nests) and returns its `$ref`.
+   * Registers the class (and, recursively, every class it nests) and returns its `$ref`. A model
+   * whose request and response readings differ (`@Exclude()`, `@Expose({ name, toClassOnly })`,
+   * properties only a response writes) has two components: `User` as responses write it and
+   * `User-Input` as requests send it; any other model has one.
    *
    * @example
-   * registry.ref(User); // { $ref: '#/components/schemas/User' }
+   * registry.ref(User, 'response'); // { $ref: '#/components/schemas/User' }
+   * registry.ref(User, 'request');  // the same, or User-Input when User reads differently
    */
-  ref(model: Function): ReferenceObject {
+  ref(model: Function, view: ModelView): ReferenceObject {
     if (!this.isModel(model)) {
       throw new TernTypeError('TERN_INVALID_ARGUMENT', `Cannot describe ${describeValue(model)} as an OpenAPI component: it is not a model class`);
     }
-    let name = this.names.get(model);
+    const named = this.names.get(model) ?? {};
+    let name = named[view];
     if (name === undefined) {
-      name = this.freeName(model.name);
+      const shared = this.readsAlike(model, new Set());
+      name = this.freeName(model.name, shared || view === 'response' ? '' : '-Input');
       // Claim the name before converting so a self-referencing or cyclic model meets its own $ref.
-      this.names.set(model, name);
+      const claimed: Partial<Record<ModelView, string>> = shared ? { request: name, response: name } : { ...named, [view]: name };
+      this.names.set(model, claimed);
       this.schemas.set(name, {});
       try {
-        this.schemas.set(name, modelSchema(this.compiler.describe(model as ModelClass), this.refFor));
+        const refFor: RefFor = (nested) => this.ref(nested, view);
+        this.schemas.set(name, modelSchema(this.describe(model), refFor, view));
       } catch (error) {
-        this.names.delete(model);
+        this.names.set(model, named);
         this.schemas.delete(name);
         throw error;
       }
     }
     return { $ref: `#/components/schemas/${name}` };
+  }
+
+  private describe(model: Function): ModelDescription {
+    let description = this.descriptions.get(model);
+    if (description === undefined) this.descriptions.set(model, (description = this.compiler.describe(model as ModelClass)));
+    return description;
+  }
+
+  /**
+   * True when `model` shows requests and responses the same properties under the same names,
+   * and so does every model it nests (a cycle back to a model being checked adds nothing).
+   */
+  private readsAlike(model: Function, checking: Set<Function>): boolean {
+    const known = this.symmetric.get(model);
+    if (known !== undefined) return known;
+    if (checking.has(model)) return true;
+    checking.add(model);
+    const alike = this.describe(model).properties.every((property) => {
+      const hidden = isHidden(property, 'request');
+      if (hidden !== isHidden(property, 'response')) return false;
+      if (hidden) return true;
+      if (wireName(property, 'request') !== wireName(property, 'response')) return false;
+      const nested = modelClassOf(property);
+      return nested === undefined || this.readsAlike(nested, checking);
+    });
+    checking.delete(model);
+    // Only an answer reached outside any cycle is final.
+    if (checking.size === 0) this.symmetric.set(model, alike);
+    return alike;
   }
 
   /**
@@ -60,12 +102,12 @@ export class SchemaRegistry {
    * required, and `{ description }` gives `undefined` because only the description is used.
    *
    * @example
-   * registry.schemaFor({ id: Number, tags: [String] });
+   * registry.schemaFor({ id: Number, tags: [String] }, 'response');
    * // { type: 'object', properties: { id: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } },
    * //   required: ['id', 'tags'] }
-   * registry.schemaFor({ description: 'Deleted' }); // undefined
+   * registry.schemaFor({ description: 'Deleted' }, 'response'); // undefined
    */
-  schemaFor(shape: unknown): SchemaObject | ReferenceObject | undefined {
+  schemaFor(shape: unknown, view: ModelView): SchemaObject | ReferenceObject | undefined {
     if (shape === undefined || shape === null) return undefined;
     if (isPlainObject(shape) && isDescriptionShape(shape)) {
       if (Object.keys(shape).length > 1) {
@@ -76,7 +118,7 @@ export class SchemaRegistry {
       }
       return undefined;
     }
-    return this.fieldSchema(shape, 'response shape');
+    return this.fieldSchema(shape, `${view} shape`, view);
   }
 
   /**
@@ -103,18 +145,20 @@ export class SchemaRegistry {
   }
 
   /** One field of a shape, or the whole shape; `where` names it in error messages. */
-  private fieldSchema(value: unknown, where: string): SchemaObject | ReferenceObject {
-    if (typeof value === 'function') return constructorSchema(value, this.refFor);
+  private fieldSchema(value: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject {
+    if (typeof value === 'function') return constructorSchema(value, (model) => this.ref(model, view));
     if (Array.isArray(value)) {
       if (value.length !== 1) {
         throw new TernTypeError('TERN_INVALID_ARGUMENT', `${where}: a list is written [Type] with exactly one type, got ${value.length}`);
       }
-      return { type: 'array', items: this.fieldSchema(value[0], `${where}[0]`) };
+      return { type: 'array', items: this.fieldSchema(value[0], `${where}[0]`, view) };
     }
     if (isPlainObject(value)) {
+      const name = shapeName(value);
+      if (name !== undefined) return this.namedShapeRef(name, value, where, view);
       const properties: Record<string, SchemaObject | ReferenceObject> = {};
       for (const [field, type] of Object.entries(value)) {
-        properties[field] = this.fieldSchema(type, `${where}.${field}`);
+        properties[field] = this.fieldSchema(type, `${where}.${field}`, view);
       }
       const required = Object.keys(properties);
       return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
@@ -126,9 +170,28 @@ export class SchemaRegistry {
     );
   }
 
+  /**
+   * A `namedShape`: one component per shape and view, named as given (`Page`, or `Page-Input`
+   * when requests read its models differently); another shape under a taken name is an error.
+   */
+  private namedShapeRef(name: string, shape: Record<string, unknown>, where: string, view: ModelView): ReferenceObject {
+    const key = this.shapeNames.get(shape)?.[view];
+    if (key !== undefined) return { $ref: `#/components/schemas/${key}` };
+    const unnamed = { ...shape };
+    const schema = this.fieldSchema(unnamed, where, view);
+    const same = [...(Object.values(this.shapeNames.get(shape) ?? {}))].find((other) => JSON.stringify(this.schemas.get(other)) === JSON.stringify(schema));
+    const component = same ?? (this.schemas.has(name) ? `${name}-Input` : name);
+    if (same === undefined && this.schemas.has(component)) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `${where}: namedShape('${name}') names a component another model or shape already has.`);
+    }
+    this.schemas.set(component, schema as SchemaObject);
+    this.shapeNames.set(shape, { ...this.shapeNames.get(shape), [view]: component });
+    return { $ref: `#/components/schemas/${component}` };
+  }
+
   /** `User`, then `User_2`, `User_3`... for other classes of the same name, in registration order. */
-  private freeName(className: string): string {
-    const base = className.replace(COMPONENT_NAME, '_') || 'Model';
+  private freeName(className: string, suffix: string): string {
+    const base = (className.replace(COMPONENT_NAME, '_') || 'Model') + suffix;
     let name = base;
     for (let n = 2; this.schemas.has(name); n++) name = `${base}_${n}`;
     return name;

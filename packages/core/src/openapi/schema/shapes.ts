@@ -1,4 +1,5 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import { Integer } from './integer';
 
 /**
  * The type of one field in a `{ field: type }` response shape: a constructor (`String`, `Number`,
@@ -39,6 +40,7 @@ const DATE_TIME: SchemaObject = Object.freeze({ type: 'string', format: 'date-ti
 export function isModelClass(value: unknown): value is Function {
   return (
     typeof value === 'function' &&
+    value !== Integer &&
     value.prototype !== undefined &&
     (globalThis as Record<string, unknown>)[value.name] !== value &&
     !Function.prototype.toString.call(value).includes('[native code]')
@@ -55,6 +57,8 @@ export function constructorSchema(ctor: Function | undefined, refFor: RefFor): S
       return { type: 'string' };
     case Number:
       return { type: 'number' };
+    case Integer:
+      return { type: 'integer' };
     case Boolean:
       return { type: 'boolean' };
     case Date:

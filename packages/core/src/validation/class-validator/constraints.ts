@@ -11,7 +11,7 @@
 import type { isDateString, isISO8601, isURL, isUUID } from 'class-validator';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { classValidator } from '../libraries';
-import { emailTest } from './email';
+import { emailSchema, emailTest } from './email';
 import {
   enumTest,
   inTest,
@@ -29,7 +29,7 @@ import {
   numberTest,
   type Test,
 } from './native-checks';
-import { dateTime, enumSchema, enumValues, ipSchema, isJsonScalar, isRecord, numberKeyword, patternSchema, stringSchema } from './schema-fragments';
+import { dateTime, enumSchema, isoDateTime, enumValues, ipSchema, isJsonScalar, isRecord, numberKeyword, patternSchema, stringSchema } from './schema-fragments';
 
 /** Builds the native predicate from the decorator's arguments; `undefined`: leave it to class-validator. */
 export type CheckFactory = (constraints: readonly unknown[]) => Test | undefined;
@@ -77,11 +77,11 @@ export const CONSTRAINTS: Readonly<Record<string, Constraint>> = {
   isDateString: native('IsDateString', value(([options]) => {
     const { isDateString: test } = classValidator();
     return neverThrows((v) => test(v, options as Parameters<typeof isDateString>[1]));
-  }, dateTime), true),
+  }, isoDateTime), true),
   isIso8601: native('IsISO8601', value(([options]) => {
     const { isISO8601: test } = classValidator();
     return neverThrows((v) => test(v, options as Parameters<typeof isISO8601>[1]));
-  }, dateTime), true),
+  }, isoDateTime), true),
   isRFC3339: value(undefined, dateTime),
   isEnum: native('IsEnum', value(
     ([entity]) => enumTest(entity),
@@ -112,7 +112,7 @@ export const CONSTRAINTS: Readonly<Record<string, Constraint>> = {
     },
     ([pattern, flags]) => patternSchema(pattern, flags),
   ), true),
-  isEmail: native('IsEmail', value(([options]) => neverThrows(emailTest(options)), () => stringSchema('email')), true),
+  isEmail: native('IsEmail', value(([options]) => neverThrows(emailTest(options)), ([options]) => emailSchema(options)), true),
   isUrl: native('IsUrl', value(([options]) => {
     const { isURL: test } = classValidator();
     return neverThrows((v) => typeof v === 'string' && test(v, options as Parameters<typeof isURL>[1]));

@@ -9,6 +9,20 @@ export function dateTime(): SchemaObject {
   return { type: 'string', format: 'date-time' };
 }
 
+const ISO_DATE_TIME = '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$';
+
+/**
+ * `@IsISO8601()` / `@IsDateString()`: the full date-times among what they accept. The validators
+ * also take dates alone, weeks, ordinal days and times without seconds (`2026-11-09`,
+ * `2026-W48`), which no JSON Schema `format` names; the document chooses the narrower side and
+ * promises only `2026-11-09T10:00:00Z`-shaped values (upper-case `T`, seconds, an offset or `Z`),
+ * every one of which the validator accepts. `format: date-time` alone would also admit a
+ * lower-case `t` and the leap second `23:59:60`, which the validator refuses.
+ */
+export function isoDateTime(): SchemaObject {
+  return { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME };
+}
+
 /** A string, with a `format` when one is known. */
 export function stringSchema(format?: string): SchemaObject {
   return format ? { type: 'string', format } : { type: 'string' };
