@@ -321,6 +321,10 @@ export function conduitSuite(database: () => Promise<DatabaseOptions>, cleanup: 
       expect(doc.components.securitySchemes.Token).toEqual({ type: 'http', scheme: 'Token', description: expect.any(String) });
       expect(doc.paths['/api/articles'].get.security).toEqual([{ Token: [] }, {}]);
       expect(doc.paths['/api/user'].get.security).toEqual([{ Token: [] }]);
+      // Required and nullable, as RealWorld's clients expect `"image": null` rather than no key.
+      const profile = doc.components.schemas.Profile;
+      expect(profile.required).toEqual(expect.arrayContaining(['username', 'bio', 'image', 'following']));
+      expect(profile.properties.image.type).toEqual(['string', 'null']);
     });
   });
 }

@@ -3,6 +3,7 @@
  * 422); response models filter what leaves the server and document it, so a row's
  * `password_hash` or `author_id` never reaches a client.
  */
+import { Nullable } from '@tern/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -101,8 +102,9 @@ export class User {
   @IsEmail() email: string;
   @IsString() token: string;
   @IsString() username: string;
-  @IsOptional() @IsString() bio: string | null;
-  @IsOptional() @IsString() image: string | null;
+  /** Always sent, `null` until set: RealWorld's "required and nullable". */
+  @Nullable() @IsString() bio: string | null;
+  @Nullable() @IsString() image: string | null;
 }
 
 export class UserResponse {
@@ -111,8 +113,8 @@ export class UserResponse {
 
 export class Profile {
   @IsString() username: string;
-  @IsOptional() @IsString() bio: string | null;
-  @IsOptional() @IsString() image: string | null;
+  @Nullable() @IsString() bio: string | null;
+  @Nullable() @IsString() image: string | null;
   @IsBoolean() following: boolean;
 }
 
