@@ -7,7 +7,7 @@ const KNOWN_OPTIONS = new Set([
   'path', 'handler', 'methods', 'name', 'summary', 'description', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
   'statusCode', 'declaredIn', 'forbidUnknownProperties', 'consumes', 'multipart', 'responseFiltering', 'produces', 'problems',
-  'sse', 'responseModel', 'extra',
+  'sse', 'responseModel', 'extra', 'formTemplate',
 ]);
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */
