@@ -32,6 +32,7 @@ export interface MarkAsRouteOptions
     | 'consumes'
     | 'produces'
     | 'problems'
+    | 'formTemplate'
   > {
   /** The full URL path, replacing the one derived from the file's directory. */
   path?: string;
@@ -49,6 +50,7 @@ const OPTION_KEYS = new Set<string>([
   'path', 'methods', 'name', 'summary', 'description', 'responseModel', 'responses', 'requestModel',
   'middleware', 'tags', 'security', 'operationId', 'deprecated', 'parameters', 'excludeFromSchema',
   'statusCode', 'responseFiltering', 'consumes', 'produces', 'problems',
+  'formTemplate',
 ]);
 
 /**
