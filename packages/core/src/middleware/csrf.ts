@@ -64,7 +64,8 @@ export function csrf(options: CsrfOptions = {}): Middleware {
     const cookieName = req.protocol === 'https' ? '__Host-tern_csrf' : 'tern_csrf';
     const cookie = req.cookies.get(cookieName);
     const valid = cookie !== undefined && unsign(key, cookie) !== undefined ? cookie : undefined;
-    if (!SAFE_METHODS.has(req.method) && !ignore?.(req)) {
+    // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
+    if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignore?.(req)) {
       if (comesFromAnotherSite(req)) throw refused('the request was sent from another site');
       if (valid === undefined) throw refused('the CSRF cookie is missing or invalid; load the form again');
       const sent = req.headers.get(headerName) ?? (await tokenInBody(req, fieldName));
