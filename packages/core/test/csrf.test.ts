@@ -53,6 +53,26 @@ describe('csrf()', () => {
     }
   });
 
+  it('reads the token of a multipart form, leaving the body to the handler', async () => {
+    const site = app();
+    site.post('/upload', async (req) => {
+      const { fields, files } = await req.multipart();
+      return { caption: fields.caption, file: files[0]?.filename };
+    });
+    const { token, cookie } = await visit(site);
+    const boundary = 'tern-boundary';
+    const part = (headers: string, body: string) => `--${boundary}\r\n${headers}\r\n\r\n${body}\r\n`;
+    const body = (csrfToken: string) =>
+      part('Content-Disposition: form-data; name="_csrf"', csrfToken) +
+      part('Content-Disposition: form-data; name="caption"', 'Sunset') +
+      part('Content-Disposition: form-data; name="photo"; filename="sunset.txt"\r\nContent-Type: text/plain', 'pixels') +
+      `--${boundary}--\r\n`;
+    const headers = { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const accepted = await site.inject({ method: 'POST', url: '/upload', headers, payload: body(token) });
+    expect(accepted.json()).toEqual({ caption: 'Sunset', file: 'sunset.txt' });
+    expect((await site.inject({ method: 'POST', url: '/upload', headers, payload: body('wrong') })).statusCode).toBe(403);
+  });
+
   it('does not accept a token signed with another secret', async () => {
     const { token, cookie } = await visit(app());
     const elsewhere = new TernApp({ config: new MakeConfig({ secret: 'a-different-secret-value' }) });

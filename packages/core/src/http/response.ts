@@ -58,7 +58,8 @@ export class TernResponse {
 
   /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
   declare flashOut?: Array<{ type: string; message: string }>;
-  private localValues?: Record<string, unknown>;
+  /** Made on first use of `locals`; declared so a response that never uses it carries no field. */
+  private declare localValues?: Record<string, unknown>;
 
   constructor(readonly raw: ServerResponse) {}
 
