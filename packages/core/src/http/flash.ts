@@ -3,7 +3,12 @@ import type { TernRequest } from './request';
 import type { TernResponse } from './response';
 import { sign, unsign } from './signing';
 
-/** One message queued by `res.flash(type, message)` and read as `req.flashes`. */
+/**
+ * One message queued by `res.flash(type, message)` and read as `req.flashes`.
+ *
+ * @example
+ * const greeting: FlashMessage = { type: 'success', message: 'Thanks, Ada!' };
+ */
 export interface FlashMessage {
   readonly type: string;
   readonly message: string;

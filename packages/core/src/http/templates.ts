@@ -21,6 +21,9 @@ export function setTemplateRenderer(next: TemplateRenderer | undefined): void {
  * reads it at startup: a page route's errors become HTML error pages for browsers, and a path
  * value its converter rejects is a 404 there rather than a 422. `Symbol.for`, so a second copy of
  * a package still agrees.
+ *
+ * @example
+ * const page: Handler = Object.assign(async (req, res) => res.html(await renderPage(req)), { [PAGE_HANDLER]: true });
  */
 export const PAGE_HANDLER = Symbol.for('tern.pageHandler');
 

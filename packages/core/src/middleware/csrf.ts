@@ -14,7 +14,12 @@ import type { TernRequest } from '../http/request';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
 
-/** Options of `csrf()`. */
+/**
+ * Options of `csrf()`.
+ *
+ * @example
+ * const options: CsrfOptions = { secret: process.env.CSRF_SECRET, ignore: (req) => req.path.startsWith('/webhooks/') };
+ */
 export interface CsrfOptions {
   /** Key the cookie is signed with; default the app's `MakeConfig.secret` (else a per-process key). */
   secret?: string;

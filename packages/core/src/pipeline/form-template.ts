@@ -9,7 +9,12 @@ import type { TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
 import type { BodyInput } from './body-input';
 
-/** What the form template receives on a 422, besides `res.locals`. */
+/**
+ * What the form template receives on a 422, besides `res.locals`.
+ *
+ * @example
+ * const context: FormErrorContext = { errors: { email: ['email must be an email'] }, values: { email: 'ada@' } };
+ */
 export interface FormErrorContext {
   /** Messages by field path (`''` for the body as a whole): `{ email: ['email must be an email'] }`. */
   errors: Record<string, string[]>;

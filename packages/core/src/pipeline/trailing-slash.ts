@@ -5,7 +5,12 @@
  */
 import { TernTypeError } from '../errors';
 
-/** How every route treats a trailing slash; see `TernAppOptions.trailingSlash`. */
+/**
+ * How every route treats a trailing slash; see `TernAppOptions.trailingSlash`.
+ *
+ * @example
+ * const setting: TrailingSlash = 'redirect'; // GET /about/?x=1 → 308 /about?x=1
+ */
 export type TrailingSlash = 'strict' | 'redirect' | 'ignore';
 
 export function checkTrailingSlash(value: unknown): TrailingSlash {
