@@ -1,5 +1,15 @@
-import type { TernApp } from '@tern/core';
+import type { InjectResponse, TernApp } from '@tern/core';
+import { render } from '@tern/file-router';
 import { buildApp } from './app';
+import { messages } from './messages';
+
+/** What a browser sends when it navigates to a page. */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const FORM = 'application/x-www-form-urlencoded';
+
+function cookiesOf(...responses: InjectResponse[]): string {
+  return responses.flatMap((r) => r.cookies.map((c) => `${c.name}=${c.value}`)).join('; ');
+}
 
 describe('file-router site', () => {
   let app: TernApp;
@@ -9,12 +19,18 @@ describe('file-router site', () => {
 
   it('declares its routes from the routes folder', () => {
     expect(app.getAllRoutes().map((r) => `${r.methods.join(',')} ${r.rawPath} ${r.name}`)).toEqual([
+      'GET /static undefined',
+      'GET /static/{path:path} undefined',
       'GET / home',
+      'GET /about about',
       'GET /api api.index',
       'GET /api/posts api.posts.list',
       'POST /api/posts api.posts.create',
       'GET /api/posts/{slug:slug} api.posts.get',
       'GET /blog/{slug:slug} blog.post',
+      'GET /contact contact',
+      'POST /contact contact.send',
+      'GET /contact/thanks contact.thanks',
     ]);
     expect(app.urlFor('blog.post', { slug: 'hello-tern' })).toBe('/blog/hello-tern');
   });
@@ -26,6 +42,7 @@ describe('file-router site', () => {
     expect(response.body).toContain('<title>Tern Notes</title>');
     expect(response.body).toContain('<a class="post-link" href="/blog/hello-tern">Hello, Tern</a>');
     expect(response.body).toContain('<a class="post-link" href="/blog/templates-and-escaping">Templates &amp; &lt;escaping&gt;</a>');
+    expect(response.body).toContain('<footer>Served by');
   });
 
   it('renders a post page from its slug, never letting its text become markup', async () => {
@@ -36,18 +53,46 @@ describe('file-router site', () => {
     expect(response.body).not.toContain('<script>');
   });
 
-  it('shows the custom 404 page for unknown pages and posts', async () => {
-    for (const url of ['/no/such/page', '/blog/no-such-post']) {
-      const response = await app.inject(url);
-      expect(response.statusCode).toBe(404);
-      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(response.body).toContain('<h1>Page not found</h1>');
-    }
-    expect((await app.inject('/<b>x</b>')).body).toContain('<code>/&lt;b&gt;x&lt;/b&gt;</code>');
+  it('serves its stylesheet from /static', async () => {
+    const css = await app.inject('/static/site.css');
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.body).toContain('.field-error');
   });
 
-  it('answers 422 for a slug the converter rejects', async () => {
-    expect((await app.inject('/blog/Not_A_Slug')).statusCode).toBe(422);
+  it('shows the 404 page to browsers for unknown pages, posts and slugs that cannot be one', async () => {
+    for (const url of ['/no/such/page', '/blog/no-such-post', '/blog/Hello_World']) {
+      const response = await app.inject({ url, headers: BROWSER });
+      expect([url, response.statusCode, response.headers['content-type']]).toEqual([url, 404, 'text/html; charset=utf-8']);
+      expect(response.body).toContain('<h1>Page not found</h1>');
+    }
+    expect((await app.inject({ url: '/<b>x</b>', headers: BROWSER })).body).toContain('<code>/&lt;b&gt;x&lt;/b&gt;</code>');
+  });
+
+  it('shows error pages for 405 and 500, without the error message', async () => {
+    const notAllowed = await app.inject({ method: 'DELETE', url: '/about', headers: BROWSER });
+    expect([notAllowed.statusCode, notAllowed.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect(notAllowed.body).toContain('<h1>Method Not Allowed</h1>');
+
+    const broken = buildApp();
+    broken.get(
+      '/explode',
+      render('about.html', async () => {
+        throw new Error('the database password is hunter2');
+      }),
+    );
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await broken.inject({ url: '/explode', headers: BROWSER });
+    errors.mockRestore();
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toContain('<h1>Internal Server Error</h1>');
+    expect(response.body).not.toContain('hunter2');
+  });
+
+  it('redirects /about/ to /about, keeping the query, and never to another host', async () => {
+    const response = await app.inject('/about/?from=nav');
+    expect([response.statusCode, response.headers.location]).toEqual([308, '/about?from=nav']);
+    expect((await app.inject('//evil.example/')).headers.location).toBeUndefined();
   });
 
   it('serves the JSON API under /api, with JSON problems for its errors', async () => {
@@ -57,14 +102,15 @@ describe('file-router site', () => {
     expect(list[0].body).toBeUndefined();
     expect((await app.inject('/api/posts/hello-tern')).json()).toMatchObject({ title: 'Hello, Tern', body: expect.any(Array) });
 
-    const missing = await app.inject('/api/posts/nope');
+    const missing = await app.inject({ url: '/api/posts/nope', headers: BROWSER });
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(missing.json()).toMatchObject({ status: 404, detail: "No post is called 'nope'." });
+    expect((await app.inject('/api/posts/Not_A_Slug')).statusCode).toBe(422);
     expect((await app.inject('/api/nothing-here')).headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 
-  it('adds a post through the API and serves its page', async () => {
+  it('adds a post through the API (no CSRF token: the API takes no cookies) and serves its page', async () => {
     const payload = { slug: 'third-post', title: 'Third', summary: 'More', body: ['Text'] };
     const created = await app.inject({ method: 'POST', url: '/api/posts', payload });
     expect(created.statusCode).toBe(201);
@@ -87,16 +133,65 @@ describe('file-router site', () => {
     expect(Object.keys(document.paths).sort()).toEqual(['/api', '/api/posts', '/api/posts/{slug}']);
   });
 
-  it('shows the custom 500 page without the error message', async () => {
-    const broken = buildApp();
-    broken.get('/explode', async () => {
-      throw new Error('the database password is hunter2');
+  describe('the contact form', () => {
+    async function openForm(): Promise<{ page: InjectResponse; token: string }> {
+      const page = await app.inject({ url: '/contact', headers: BROWSER });
+      expect(page.statusCode).toBe(200);
+      const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+      expect(token).toBeDefined();
+      return { page, token: token as string };
+    }
+
+    it('shows the form again with the errors per field and what was typed, status 422', async () => {
+      const { page, token } = await openForm();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/contact',
+        headers: { ...BROWSER, cookie: cookiesOf(page), 'content-type': FORM },
+        payload: new URLSearchParams({ _csrf: token, name: '"><script>alert(1)</script>', email: 'ada@example', message: 'hi' }).toString(),
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.body).not.toContain('id="name-error"');
+      expect(response.body).toContain('<p class="field-error" id="email-error">Please give an email address we can answer.</p>');
+      expect(response.body).toContain('<p class="field-error" id="message-error">A message is 10 to 2000 characters long.</p>');
+      expect(response.body).toContain('<input id="email" name="email" type="email" value="ada@example">');
+      expect(response.body).toContain('<input id="name" name="name" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">');
+      expect(response.body).toContain('>hi</textarea>');
+      expect(response.body).toContain(`name="_csrf" value="${token}"`);
     });
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const response = await broken.inject('/explode');
-    errors.mockRestore();
-    expect(response.statusCode).toBe(500);
-    expect(response.body).toContain('<h1>Something went wrong</h1>');
-    expect(response.body).not.toContain('hunter2');
+
+    it('accepts a valid form, redirects, and greets the sender once with a flash message', async () => {
+      const { page, token } = await openForm();
+      const before = messages().length;
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/contact',
+        headers: { ...BROWSER, cookie: cookiesOf(page), 'content-type': FORM },
+        payload: new URLSearchParams({ _csrf: token, name: 'Ada <Lovelace>', email: 'ada@example.com', message: 'Hello from the engine room.' }).toString(),
+      });
+      expect([sent.statusCode, sent.headers.location]).toEqual([303, '/contact/thanks']);
+      expect(messages().length).toBe(before + 1);
+
+      const thanks = await app.inject({ url: '/contact/thanks', headers: { ...BROWSER, cookie: cookiesOf(page, sent) } });
+      expect(thanks.body).toContain('<p class="flash flash-success">Thanks, Ada &lt;Lovelace&gt;! We will answer at ada@example.com.</p>');
+      expect(thanks.cookies.find((c) => c.name === 'tern_flash')?.maxAge).toBe(0);
+      const again = await app.inject({ url: '/contact/thanks', headers: BROWSER });
+      expect(again.body).toContain('<p>Your message was sent.</p>');
+    });
+
+    it('refuses a form without this site\'s token with the 403 page', async () => {
+      const { page } = await openForm();
+      const forged = await app.inject({
+        method: 'POST',
+        url: '/contact',
+        headers: { ...BROWSER, cookie: cookiesOf(page), 'content-type': FORM },
+        payload: 'name=Mallory&email=m%40evil.example&message=Send%20me%20everything',
+      });
+      expect(forged.statusCode).toBe(403);
+      expect(forged.body).toContain('<h1>Request refused</h1>');
+      const fromScript = await app.inject({ method: 'POST', url: '/contact', headers: { 'content-type': FORM }, payload: 'name=x' });
+      expect(fromScript.json()).toMatchObject({ status: 403, code: 'TERN_CSRF_INVALID' });
+    });
   });
 });

@@ -1,16 +1,22 @@
 /**
- * A small site served from a folder of route files (one `route.ts` per URL path): pages are
- * nunjucks templates, the JSON API lives under /api, and unknown pages get a custom 404 page.
+ * A small team blog served from a folder of route files (one `route.ts` per URL path): pages are
+ * nunjucks templates, the JSON API lives under /api, static files under /static.
  *
- *   routes/route.ts                      GET /                    home page
- *   routes/blog/{slug:slug}/route.ts     GET /blog/{slug:slug}    one post
- *   routes/api/route.ts                  GET /api                 API index
- *   routes/api/posts/route.ts            GET, POST /api/posts
+ *   routes/route.ts                       GET /                     home page
+ *   routes/about/route.ts                 GET /about                about page
+ *   routes/contact/route.ts               GET, POST /contact        contact form (re-rendered on 422, CSRF-protected)
+ *   routes/contact/thanks/route.ts        GET /contact/thanks       greets the sender (flash message)
+ *   routes/blog/{slug:slug}/route.ts      GET /blog/{slug:slug}     one post
+ *   routes/api/route.ts                   GET /api                  API index
+ *   routes/api/posts/route.ts             GET, POST /api/posts
  *   routes/api/posts/{slug:slug}/route.ts GET /api/posts/{slug:slug}
+ *
+ * Browsers get HTML error pages (templates/404.html, 403.html, error.html); the API and other
+ * clients get problem+json. `/about/` redirects to `/about`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { HTTPException, MakeConfig, TernApp, type TernRequest, type TernResponse } from '@tern/core';
+import { csrf, MakeConfig, serveStatic, TernApp } from '@tern/core';
 import { configureTemplates, FileRouter } from '@tern/file-router';
 import { exampleOpenAPI } from '../shared/openapi';
 
@@ -26,11 +32,16 @@ export interface SiteOptions {
   debug?: boolean;
   /** Re-read templates on every render (for editing them with the server running). */
   autoReload?: boolean;
+  /** Signs the CSRF and flash cookies; set it (from the environment) when several processes serve the site. */
+  secret?: string;
 }
 
 export function buildApp(options: SiteOptions = {}): TernApp {
   const app = new TernApp({
-    config: new MakeConfig({ debug: options.debug ?? false }),
+    config: new MakeConfig({ debug: options.debug ?? false, secret: options.secret }),
+    // Pages (render() routes, formTemplate routes) and unmatched paths answer browsers with these.
+    errorPages: { 403: '403.html', 404: '404.html', default: 'error.html' },
+    trailingSlash: 'redirect',
     openapi: exampleOpenAPI({
       title: 'Tern Notes API',
       description: 'The JSON API beside the notes site (its HTML pages are not part of the document).',
@@ -46,23 +57,11 @@ export function buildApp(options: SiteOptions = {}): TernApp {
   templates.addGlobal('urlFor', (name: string, params?: Record<string, unknown>) => app.urlFor(name, params));
   templates.addGlobal('siteName', 'Tern Notes');
 
+  // Forms need a token from this site's own pages. The JSON API takes no cookies (a real one
+  // would use bearer tokens), so a forged cross-site request could not act as anybody there.
+  app.addMiddleware(csrf({ ignore: (req) => req.path === '/api' || req.path.startsWith('/api/') }));
+  app.mountRouter(serveStatic(join(SOURCE_DIR, 'public'), { prefix: '/static', maxAge: '1h' }));
   // Route files are compiled next to this file (routes/**/route.js in examples/dist).
   new FileRouter(app, { root: join(__dirname, 'routes') });
-
-  app.addExceptionHandler(404, async (req, res, exc: HTTPException) =>
-    isApi(req) ? problem(req, res, 404, exc.detail) : res.render('404.html', { path: decodeURIComponent(req.url.path) }, 404),
-  );
-  app.addExceptionHandler(500, async (req, res) => (isApi(req) ? problem(req, res, 500) : res.render('500.html', {}, 500)));
   return app;
-}
-
-/** The API keeps answering JSON problems; only pages get HTML error pages. */
-function isApi(req: TernRequest): boolean {
-  return req.url.path === '/api' || req.url.path.startsWith('/api/');
-}
-
-function problem(req: TernRequest, res: TernResponse, status: 404 | 500, detail?: string): TernResponse {
-  const title = status === 404 ? 'Not Found' : 'Internal Server Error';
-  const body = { type: 'about:blank', title, status, detail: status === 404 ? detail : title, instance: req.url.path };
-  return res.send(JSON.stringify(body), 'application/problem+json; charset=utf-8', status);
 }

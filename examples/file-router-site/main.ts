@@ -1,12 +1,14 @@
 /**
- * Serves the file-router site: `npx tsc -b && node examples/dist/file-router-site/main.js`
- * (PORT defaults to 3002; NODE_ENV=development turns on debug messages and template reloading).
+ * Serves the file-router site: `npm run start:site` (build, then run), or `npm run dev:site` to
+ * work on it: rebuilds on every change, restarts on changed route files, reloads templates.
+ * PORT defaults to 3002; NODE_ENV=development turns on debug messages and template reloading;
+ * SITE_SECRET signs the CSRF and flash cookies (set it when several processes serve the site).
  */
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 
 const development = process.env.NODE_ENV === 'development';
-const app = buildApp({ debug: development, autoReload: development });
+const app = buildApp({ debug: development, autoReload: development, secret: process.env.SITE_SECRET });
 
 app
   .listen({ port: Number(process.env.PORT ?? 3002), host: process.env.HOST ?? '127.0.0.1' })

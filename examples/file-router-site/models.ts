@@ -1,5 +1,5 @@
-/** Models of the JSON API: validation for the POST body and schemas for the OpenAPI document. */
-import { ArrayNotEmpty, IsArray, IsISO8601, IsString, Length, Matches } from 'class-validator';
+/** Models: validation for the API's POST body and the contact form, schemas for the OpenAPI document. */
+import { ArrayNotEmpty, IsArray, IsEmail, IsISO8601, IsString, Length, Matches } from 'class-validator';
 
 export class NewPost {
   @IsString() @Matches(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: 'slug must be lowercase words joined by dashes' }) slug: string;
@@ -17,4 +17,11 @@ export class PostSummary {
 
 export class PostDto extends PostSummary {
   @IsArray() @IsString({ each: true }) body: string[];
+}
+
+/** The contact form, posted as `application/x-www-form-urlencoded` by the browser. */
+export class ContactForm {
+  @IsString() @Length(2, 80, { message: 'Please give a name of 2 to 80 characters.' }) name: string;
+  @IsEmail({}, { message: 'Please give an email address we can answer.' }) email: string;
+  @IsString() @Length(10, 2000, { message: 'A message is 10 to 2000 characters long.' }) message: string;
 }

@@ -22,6 +22,8 @@ import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
 import { ExceptionHandlers } from './pipeline/exceptions';
+import { checkErrorPages } from './pipeline/error-pages';
+import { checkTrailingSlash } from './pipeline/trailing-slash';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
 import type { Declaration } from './routing/declarer';
@@ -62,7 +64,9 @@ export function appParts(options: TernAppOptions): AppParts {
   const openapiConfig = new OpenAPIConfig(options.openapi);
   const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
   const exceptions = new ExceptionHandlers(options.logger ?? console, config.debug);
+  exceptions.errorPages = checkErrorPages(options.errorPages);
   return {
+    trailingSlash: checkTrailingSlash(options.trailingSlash),
     config,
     prefix: checkPrefix(options.prefix),
     openapiConfig,

@@ -3,6 +3,8 @@ import type { ControllerResolver } from './controllers/scanner';
 import type { ProxyHeaders, TrustProxy } from './http/proxy';
 import type { OpenAPIOptions } from './openapi/config';
 import type { ErrorLogger } from './pipeline/exceptions';
+import type { ErrorPages } from './pipeline/error-pages';
+import type { TrailingSlash } from './pipeline/trailing-slash';
 import type { ModelCompiler } from './validation/model-compiler';
 
 export interface TernAppOptions {
@@ -51,6 +53,26 @@ export interface TernAppOptions {
    * `resolve`); default `new C()`. `registerControllers(list, { resolve })` overrides it.
    */
   resolve?: ControllerResolver;
+  /**
+   * HTML error pages for browsers: a template per error status, and `default` for the others.
+   * A request gets one when the route is a page (a `render()` handler, a `formTemplate`, `produces`
+   * text/html) or no route matched, and its `Accept` prefers HTML; API routes and other clients
+   * keep `application/problem+json`. Templates render with `{ status, title, detail, errors, path }`.
+   * Exception handlers for a status still come first. See docs/file-router.md.
+   *
+   * @example
+   * new TernApp({ errorPages: { 404: '404.html', default: 'error.html' } });
+   */
+  errorPages?: ErrorPages;
+  /**
+   * A path that misses only by its trailing slash, for every route: `'strict'` (default) is a
+   * 404, `'ignore'` serves the route at both, `'redirect'` answers 308 to the route's own form
+   * with the query string kept (never to another host).
+   *
+   * @example
+   * new TernApp({ trailingSlash: 'redirect' }); // GET /about/?x=1 → 308 Location: /about?x=1
+   */
+  trailingSlash?: TrailingSlash;
 }
 
 /** Options of `registerControllers`. */

@@ -43,6 +43,13 @@ export class MakeConfig {
    */
   readonly validateResponses: boolean;
 
+  /**
+   * The key signed cookies are made with (flash messages, `csrf()` tokens). Default: a random key
+   * per process, so they stop verifying after a restart and across processes; set one (32+
+   * random characters, from the environment) when the app runs in several processes.
+   */
+  readonly secret?: string;
+
   constructor(
     options: Partial<
       Pick<
@@ -57,6 +64,7 @@ export class MakeConfig {
         | 'formFieldLimit'
         | 'responseFiltering'
         | 'validateResponses'
+        | 'secret'
       >
     > = {},
   ) {
@@ -70,6 +78,10 @@ export class MakeConfig {
     this.formFieldLimit = positive(options.formFieldLimit, 1000, 'formFieldLimit');
     this.responseFiltering = options.responseFiltering ?? true;
     this.validateResponses = options.validateResponses ?? this.debug;
+    if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret.length < 16)) {
+      throw new TernRangeError('TERN_INVALID_LIMIT', 'MakeConfig: secret must be a string of at least 16 characters.');
+    }
+    this.secret = options.secret;
   }
 }
 

@@ -73,7 +73,7 @@ export type { FileOptions } from './http/file';
 export { formatEvent } from './http/sse';
 export type { ServerSentEvent, SseOptions } from './http/sse';
 export type { StreamSource, StreamBody } from './http/stream-body';
-export { setTemplateRenderer } from './http/templates';
+export { setTemplateRenderer, PAGE_HANDLER } from './http/templates';
 export type { TemplateRenderer } from './http/templates';
 
 // Middleware and lifecycle
@@ -82,6 +82,12 @@ export type { CorsOptions, CorsOrigin, CorsOriginFunction } from './middleware/c
 export { compress, isCompressibleType } from './middleware/compress';
 export type { CompressOptions, ContentCoding } from './middleware/compress';
 export { serveStatic } from './middleware/serve-static';
+export { csrf } from './middleware/csrf';
+export type { CsrfOptions } from './middleware/csrf';
+export type { FlashMessage } from './http/flash';
+export type { ErrorPages } from './pipeline/error-pages';
+export type { TrailingSlash } from './pipeline/trailing-slash';
+export type { FormErrorContext } from './pipeline/form-template';
 export type { ServeStaticOptions } from './middleware/serve-static';
 export type { ExceptionHandler, ErrorLogger } from './pipeline/exceptions';
 export type { ResponseHook, ResponseInfo } from './pipeline/observe';

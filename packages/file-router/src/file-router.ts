@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { RouteImportError, Routes, TernApp, TernError, TernTypeError, type Declaration, type RouteProvider } from '@tern/core';
 import { routeOptionsOf, toRouteOptions, type FileRouteHandler, type MarkAsRouteOptions } from './mark-as-route';
+import { assertTemplateKnown, renderedTemplateOf } from './html';
 import { checkRoutePath, normaliseExemptPaths, scanRoutes, type RouteFile } from './scan';
 
 /** How a `FileRouter` finds its route files: the folder, the paths it skips, and schema visibility. */
@@ -102,6 +103,9 @@ export class FileRouter implements RouteProvider {
   private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>): Routes {
     const path = options.path ?? derivedPath;
     if (options.path !== undefined) checkRoutePath(path, `markAsRoute path '${path}' in ${file}`);
+    for (const template of [renderedTemplateOf(handler), options.formTemplate]) {
+      if (typeof template === 'string') assertTemplateKnown(template, `Route file '${file}'`);
+    }
     const routeOptions = toRouteOptions(options);
     if (this.excludeFromSchema) routeOptions.excludeFromSchema = true;
     return new Routes({ ...routeOptions, path, methods, handler, declaredIn: file });

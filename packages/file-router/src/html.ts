@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Environment, type ILoader } from 'nunjucks';
-import { setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
+import { Environment, runtime, type ILoader } from 'nunjucks';
+import { PAGE_HANDLER, setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
 import { carryRouteOptions } from './mark-as-route';
 import { assertTemplateName, ConfinedLoader } from './template-loader';
 
@@ -40,8 +40,41 @@ export function configureTemplates(options: TemplateOptions): Environment {
   const loader = new ConfinedLoader(templateDir, options.autoReload === true);
   // nunjucks' types want its own Loader class; any object with a synchronous getSource will do.
   const env = new Environment(loader as unknown as ILoader, { autoescape: true, throwOnUndefined: false });
+  env.addGlobal('csrfField', csrfField);
   setTemplateRenderer((name, context) => renderTemplate(env, name, context));
+  configured = loader;
   return env;
+}
+
+/** The loader of the last `configureTemplates`, for checking template names known at startup. */
+let configured: ConfinedLoader | undefined;
+
+/**
+ * Throws `TERN_TEMPLATE_NOT_FOUND` when templates are configured and `name` is not one of them,
+ * so `render('abuot.html')` fails startup instead of every request. Without templates configured
+ * yet it checks nothing (the name's form was checked already).
+ */
+export function assertTemplateKnown(name: string, where: string): void {
+  if (configured && !configured.has(name)) {
+    throw new TernError('TERN_TEMPLATE_NOT_FOUND', `${where}: there is no template '${name}' in ${configured.templateDir}.`);
+  }
+}
+
+/**
+ * The template global behind `{{ csrfField() }}`: the hidden input carrying the token `csrf()`
+ * put in `res.locals`. nunjucks calls globals with the render context as `this`.
+ */
+function csrfField(this: { ctx?: Record<string, unknown> }): runtime.SafeString {
+  const token = this.ctx?.csrfToken;
+  const field = this.ctx?.csrfFieldName ?? '_csrf';
+  if (typeof token !== 'string') {
+    throw new TernError('TERN_TEMPLATE_ERROR', 'csrfField() needs a CSRF token: add app.addMiddleware(csrf()) before the routes that render forms.');
+  }
+  return new runtime.SafeString(`<input type="hidden" name="${escapeAttribute(String(field))}" value="${escapeAttribute(token)}">`);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function renderTemplate(env: Environment, name: string, context: Record<string, unknown>): string {
@@ -72,6 +105,7 @@ export type ContextHandler<P = DefaultParams> = (req: TernRequest<P>, res: TernR
  */
 export function render<P = DefaultParams>(template: string, handler: ContextHandler<P>): Handler<P> {
   assertTemplateName(template);
+  assertTemplateKnown(template, `render('${template}')`);
   if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `render('${template}', handler): handler must be a function.`);
   const rendered: Handler<P> = async (req, res, params) => {
     const context: unknown = await handler(req, res, params);
@@ -85,7 +119,17 @@ export function render<P = DefaultParams>(template: string, handler: ContextHand
     const statusCode = res.statusCode === 200 ? req.route?.statusCode : undefined;
     return res.render(template, context as Record<string, unknown>, statusCode);
   };
+  // A page: its errors become HTML error pages for browsers; FileRouter checks the name at startup.
+  Object.defineProperty(rendered, PAGE_HANDLER, { value: true });
+  Object.defineProperty(rendered, RENDERED_TEMPLATE, { value: template });
   return carryRouteOptions(handler, rendered);
+}
+
+const RENDERED_TEMPLATE = Symbol.for('tern.fileRouter.renderedTemplate');
+
+/** The template a `render()` handler renders, if the value is one. */
+export function renderedTemplateOf(value: unknown): string | undefined {
+  return typeof value === 'function' ? (value as unknown as Record<symbol, string | undefined>)[RENDERED_TEMPLATE] : undefined;
 }
 
 function describe(value: unknown): string {

@@ -64,6 +64,10 @@ export function markAsRoute<H extends FileRouteHandler>(options: MarkAsRouteOpti
     return handler.apply(this, args);
   } as unknown as H;
   Object.defineProperty(marked, 'name', { value: handler.name });
+  // What other wrappers marked on the handler (render()'s page marker, its template) stays true.
+  for (const symbol of Object.getOwnPropertySymbols(handler)) {
+    if (symbol !== ROUTE_OPTIONS) Object.defineProperty(marked, symbol, { value: (handler as unknown as Record<symbol, unknown>)[symbol] });
+  }
   // A handler marked twice keeps the outer options on top of the inner ones.
   const inner = routeOptionsOf(handler);
   Object.defineProperty(marked, ROUTE_OPTIONS, { value: Object.freeze({ ...inner, ...options }) });

@@ -56,6 +56,16 @@ export class ConfinedLoader {
     return { src: readFileSync(real, 'utf8'), path: name, noCache: this.noCache };
   }
 
+  /** Whether `name` is a file inside the directory (for names known at startup). */
+  has(name: string): boolean {
+    try {
+      this.getSource(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** nunjucks asks this for names in `{% include %}`, `{% extends %}` and `{% import %}`. */
   isRelative(name: string): boolean {
     return name.startsWith('./') || name.startsWith('../');

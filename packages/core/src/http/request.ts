@@ -7,6 +7,8 @@ import { multipartLimitOf, parseJson, readBody, type BodyLimits } from './body';
 import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
+import { readFlashes, type FlashMessage } from './flash';
+import { signingKey } from './signing';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
 import type { MultipartOptions } from './multipart-limits';
@@ -79,6 +81,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    * @internal
    */
   declare rawResponse?: ServerResponse;
+  /** The flash cookie as read by `flashes` (the pipeline clears it once read). @internal */
+  declare flashState?: { messages: FlashMessage[]; hadCookie: boolean };
   /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
   private bodyReads?: BodyReads;
 
@@ -88,7 +92,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     readonly path: string,
     /** The query string without its leading `?`, or an empty string. */
     readonly search: string,
-    private limits: BodyLimits,
+    private limits: RequestSettings,
   ) {
     this.pathParams = {} as P;
   }
@@ -287,6 +291,22 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     return multipartParts(this.raw, options, multipartLimitOf(this.limits));
   }
 
+  /**
+   * The messages the previous answer queued with `res.flash()` (a signed cookie; a forged or
+   * altered one reads as none). Reading them uses them up: the cookie is cleared with this answer.
+   *
+   * @example
+   * export const get = render('thanks.html', async (req) => ({ flashes: req.flashes }));
+   */
+  get flashes(): readonly FlashMessage[] {
+    return (this.flashState ??= readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+  }
+
+  /** The app's `MakeConfig.secret`, for middleware that signs cookies (`csrf()`). @internal */
+  get signingSecret(): string | undefined {
+    return this.limits.secret;
+  }
+
   /** The `Last-Event-ID` header an EventSource sends when it reconnects (see `res.sse`). */
   get lastEventId(): string | undefined {
     const value = this.raw.headers['last-event-id'];
@@ -304,6 +324,18 @@ export class TernRequest<P = Record<string, UntypedParam>> {
  * Own properties only: `headers.get('constructor')` or a cookie named `toString` must not find
  * what `Object.prototype` holds (an API-key-in-cookie scheme would hand its verifier a function).
  */
+/** What a request reads from the app's settings: body limits and the secret signed cookies use. */
+type RequestSettings = BodyLimits & { readonly secret?: string };
+
+const flashKeys = new WeakMap<RequestSettings, Buffer>();
+
+/** The flash signing key of an app's settings, derived once. */
+export function flashKey(settings: RequestSettings): Buffer {
+  let key = flashKeys.get(settings);
+  if (!key) flashKeys.set(settings, (key = signingKey(settings.secret, 'flash')));
+  return key;
+}
+
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }

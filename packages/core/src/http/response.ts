@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import encodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
-import { TernRangeError } from '../errors';
+import { TernRangeError, TernTypeError } from '../errors';
 import { prepareFile, type FileOptions } from './file';
 import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
 import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body';
@@ -56,7 +56,37 @@ export class TernResponse {
   jsonBody: string | undefined = undefined;
   jsonStatus = 0;
 
+  /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
+  declare flashOut?: Array<{ type: string; message: string }>;
+  /** Made on first use of `locals`; declared so a response that never uses it carries no field. */
+  private declare localValues?: Record<string, unknown>;
+
   constructor(readonly raw: ServerResponse) {}
+
+  /**
+   * Values every `render()` of this response sees besides its own context (the context wins on a
+   * clash). Middleware puts request-wide values here: `csrf()` puts the form token.
+   *
+   * @example
+   * app.addMiddleware(async (req, res, next) => { res.locals.user = req.user; return next(); });
+   */
+  get locals(): Record<string, unknown> {
+    return (this.localValues ??= {});
+  }
+
+  /**
+   * Queues a message for the next page the browser shows (after a redirect): it travels in a
+   * signed cookie and is read there, once, as `req.flashes`.
+   *
+   * @example
+   * res.flash('success', `Thanks, ${form.name}!`);
+   * return res.redirect('/contact/thanks', 303);
+   */
+  flash(type: string, message: string): this {
+    if (typeof type !== 'string' || typeof message !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'res.flash(type, message) takes two strings.');
+    (this.flashOut ??= []).push({ type, message });
+    return this;
+  }
 
   /** Sends `data` as JSON. `res.json(null, 204)` (or 304) sends an empty body. */
   json(data: unknown, statusCode?: number): this {
@@ -121,7 +151,8 @@ export class TernResponse {
    * it as HTML.
    */
   render(template: string, context: Record<string, unknown> = {}, statusCode?: number): this {
-    return this.html(renderTemplate(template, context), statusCode);
+    const merged = this.localValues === undefined ? context : { ...this.localValues, ...context };
+    return this.html(renderTemplate(template, merged), statusCode);
   }
 
   /**

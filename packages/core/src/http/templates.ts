@@ -16,6 +16,17 @@ export function setTemplateRenderer(next: TemplateRenderer | undefined): void {
   renderer = next;
 }
 
+/**
+ * Marks a handler whose answer is an HTML page (`@tern/file-router`'s `render()` sets it). Tern
+ * reads it at startup: a page route's errors become HTML error pages for browsers, and a path
+ * value its converter rejects is a 404 there rather than a 422. `Symbol.for`, so a second copy of
+ * a package still agrees.
+ *
+ * @example
+ * const page: Handler = Object.assign(async (req, res) => res.html(await renderPage(req)), { [PAGE_HANDLER]: true });
+ */
+export const PAGE_HANDLER = Symbol.for('tern.pageHandler');
+
 export function renderTemplate(template: string, context: Record<string, unknown>): string {
   if (!renderer) {
     throw new TernError('TERN_TEMPLATES_NOT_CONFIGURED', `Cannot render '${template}': call configureTemplates() first.`);

@@ -14,6 +14,9 @@ import type { ExceptionHandlers } from './exceptions';
 import { responseObserver, type ResponseHook } from './observe';
 import { RequestPipeline } from './pipeline';
 import { largestBodyLimit, serveRoutes, type ServedRoute } from './serve';
+import type { TrailingSlash } from './trailing-slash';
+import type { MatchedRoute } from '../http/matched-route';
+import { isPageRoute } from '../routing/page-route';
 
 export interface ServingOptions {
   config: MakeConfig;
@@ -25,6 +28,8 @@ export interface ServingOptions {
   /** The header family `trustProxy` reads (default `'x-forwarded'`). */
   proxyHeaders?: ProxyHeaders;
   responseHooks: readonly ResponseHook[];
+  /** `new TernApp({ trailingSlash })` (default `'strict'`). */
+  trailingSlash?: TrailingSlash;
 }
 
 export interface Serving {
@@ -49,6 +54,9 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   if (duplicate) throw duplicate;
   const table = new RouteTable(served, { maxParamLength: config.maxParamLength, debug: config.debug });
   const pipeline = new RequestPipeline(table, options.appMiddleware, exceptions, config);
+  pipeline.trailingSlash = options.trailingSlash ?? 'strict';
+  const pages = new WeakSet<MatchedRoute>(served.filter(isPageRoute).map((route) => route.info));
+  exceptions.isPage = (route) => pages.has(route);
   if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy, options.proxyHeaders);
   if (options.responseHooks.length > 0) {
     pipeline.observe = responseObserver(options.responseHooks, (err) => exceptions.reportFailure('an onResponse hook', err));

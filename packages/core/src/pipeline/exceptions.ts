@@ -3,7 +3,9 @@ import { HTTPException, TernRangeError, TernTypeError } from '../errors';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { HandlerResult } from '../routing/types';
-import { invoke } from './chain';
+import { toResponse } from './chain';
+import { sendErrorPage, type ErrorPages } from './error-pages';
+import type { MatchedRoute } from '../http/matched-route';
 import { sendProblem } from './problem';
 
 /**
@@ -14,8 +16,11 @@ import { sendProblem } from './problem';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers state their own error class; the table holds them all
 type AnyCaughtError = any;
 
-/** Handles an error for a status code or an error class; returns the response to send. */
-export type ExceptionHandler<E = AnyCaughtError> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult>;
+/**
+ * Handles an error for a status code or an error class; returns the response to send, or
+ * `undefined` to leave the error to Tern's default answer (its error page or problem), unlogged.
+ */
+export type ExceptionHandler<E = AnyCaughtError> = (req: TernRequest, res: TernResponse, exc: E) => Promise<HandlerResult | undefined>;
 
 /** Where unexpected errors (and, in debug mode, startup notes via `warn`) go; `false` silences them. */
 export type ErrorLogger = (Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>) | false;
@@ -27,6 +32,11 @@ export type ErrorLogger = (Pick<Console, 'error'> & Partial<Pick<Console, 'warn'
 export class ExceptionHandlers {
   private readonly byStatus = new Map<number, ExceptionHandler>();
   private readonly byClass: Array<[Function, ExceptionHandler]> = [];
+
+  /** `new TernApp({ errorPages })`, checked. */
+  errorPages?: ErrorPages;
+  /** Whether a matched route is a page (set at ready, when routes are known). */
+  isPage: (route: MatchedRoute) => boolean = () => false;
 
   constructor(
     private readonly logger: ErrorLogger,
@@ -48,7 +58,11 @@ export class ExceptionHandlers {
     }
   }
 
-  /** The response for `err`; a failing handler falls back to the plain problem (and is reported). */
+  /**
+   * The response for `err`: a class handler's, else a status handler's, else Tern's default (an
+   * error page or a problem). A handler that returns `undefined` hands the error back to the
+   * default answer without a report; a failing handler falls back to the problem (and is reported).
+   */
   async handle(req: TernRequest, res: TernResponse, err: unknown): Promise<TernResponse> {
     const classHandler = this.byClass.find(([errorClass]) => err instanceof errorClass)?.[1];
     // A class handler means the app expects this error; anything else unexpected is reported.
@@ -56,11 +70,22 @@ export class ExceptionHandlers {
     const handler = classHandler ?? this.byStatus.get(err instanceof HTTPException ? err.status : 500);
     if (handler) {
       try {
-        return await invoke(handler, req, res, err, 'handler');
+        const result = await handler(req, res, err);
+        if (result !== undefined) return toResponse(result, res, 'handler');
       } catch (handlerError) {
         this.report(handlerError, req.raw);
         return sendProblem(req, res, handlerError, this.debug);
       }
+    }
+    return this.defaultAnswer(req, res, err);
+  }
+
+  /** Tern's own answer: the HTML error page a page request gets, else the problem body. */
+  private defaultAnswer(req: TernRequest, res: TernResponse, err: unknown): TernResponse {
+    try {
+      if (sendErrorPage(this.errorPages, this.isPage, req, res, err, this.debug)) return res;
+    } catch (pageError) {
+      this.report(pageError, req.raw);
     }
     return sendProblem(req, res, err, this.debug);
   }

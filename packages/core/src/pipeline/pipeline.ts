@@ -20,14 +20,26 @@ import type { ExceptionHandlers } from './exceptions';
 import type { responseObserver } from './observe';
 import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
+import { otherSlashForm, slashRedirectLocation, type TrailingSlash } from './trailing-slash';
+import { settleFlashes } from '../http/flash';
+import { flashKey } from '../http/request';
 
 /** Routing errors found before app middleware runs, answered after it (so it can still act). */
 const routingErrors = new WeakMap<TernRequest, HTTPException>();
 const rejectWithRoutingError: Step = (req) => Promise.reject(routingErrors.get(req));
+/** `trailingSlash: 'redirect'`: where a request that missed by its slash is sent, answered after app middleware. */
+const slashRedirects = new WeakMap<TernRequest, string>();
+const redirectToOtherSlash: Step = (req, res) => Promise.resolve(res.redirect(slashRedirects.get(req) as string, 308));
 
 export class RequestPipeline {
   /** App middleware around the routing error, for requests no route serves. */
   private readonly unmatched: Step;
+  /** App middleware around the trailing-slash redirect. */
+  private readonly redirecting: Step;
+  /** `new TernApp({ trailingSlash })`, set at ready. */
+  trailingSlash: TrailingSlash = 'strict';
+  /** The key the flash cookie is signed with. */
+  private readonly flashKey: Buffer;
   /** True while the app closes: responses then say `Connection: close`. */
   closing = false;
   /** The request class: `TernRequest`, or its `trustProxy` subclass. Chosen once, at ready. */
@@ -45,6 +57,8 @@ export class RequestPipeline {
     private readonly config: MakeConfig,
   ) {
     this.unmatched = compose(appMiddleware, rejectWithRoutingError);
+    this.redirecting = compose(appMiddleware, redirectToOtherSlash);
+    this.flashKey = flashKey(config);
     const exceptionsRef = exceptions;
     this.streams = {
       controller: new AbortController(),
@@ -68,20 +82,44 @@ export class RequestPipeline {
     const res = new TernResponse(rawRes);
     req.rawResponse = rawRes;
     if (this.observe !== undefined) this.observe(req, res);
-    const found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
-    let pending: Promise<TernResponse>;
-    if (found.route) {
-      req.route = found.route.info;
-      req.pathParams = found.params;
-      pending = found.route.dispatch(req, res);
-    } else {
-      routingErrors.set(req, found.error);
-      pending = this.unmatched(req, res);
+    let found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
+    let pending: Promise<TernResponse> | undefined;
+    if (found.error?.status === 404 && this.trailingSlash !== 'strict') {
+      const other = otherSlashForm(path);
+      const second = other === undefined ? undefined : this.table.lookup(rawReq.method as string, other);
+      if (second?.route && this.trailingSlash === 'redirect') {
+        slashRedirects.set(req, slashRedirectLocation(other as string, search));
+        pending = this.redirecting(req, res);
+      } else if (second && (second.route || second.error.status === 405)) {
+        found = second;
+      }
+    }
+    if (pending === undefined) {
+      if (found.route) {
+        req.route = found.route.info;
+        req.pathParams = found.params;
+        pending = found.route.dispatch(req, res);
+      } else {
+        routingErrors.set(req, found.error);
+        pending = this.unmatched(req, res);
+      }
     }
     pending.then(
-      (response) => this.send(rawReq, rawRes, response),
+      (response) => this.finish(req, response),
       (err) => this.fail(req, res, err),
     );
+  }
+
+  /** Settles the flash cookie (only when flashes were read or queued), then writes the answer. */
+  private finish(req: TernRequest, response: TernResponse): void {
+    if (response.flashOut !== undefined || req.flashState !== undefined) {
+      try {
+        settleFlashes(req, response, this.flashKey);
+      } catch (err) {
+        this.exceptions.report(err, req.raw);
+      }
+    }
+    this.send(req.raw, response.raw, response);
   }
 
   /** Answers a failed chain through the exception handlers, unless the answer already started. */
@@ -97,7 +135,7 @@ export class RequestPipeline {
       return;
     }
     this.exceptions.handle(req, res, err).then(
-      (response) => this.send(req.raw, res.raw, response),
+      (response) => this.finish(req, response),
       (fatal) => this.abandon(req.raw, res.raw, fatal),
     );
   }

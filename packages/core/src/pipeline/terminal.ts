@@ -9,6 +9,7 @@ import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
 import { compileBodyInput, type BodyInput } from './body-input';
+import { formRerender } from './form-template';
 import { invoke, type Step } from './chain';
 import { compileRouteResponses, withDeclaredResponses, type ResponseContractOptions } from './responses';
 
@@ -55,6 +56,8 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
   });
   // `consumes`: a body of another media type is a 415 (routes without it pay nothing).
   const checkContentType = contentTypeCheck(route.spec.consumes);
+  // `formTemplate`: a rejected form is shown again, with its errors and values, instead of a problem.
+  const showForm = validator ? formRerender(route, read as BodyInput) : undefined;
   // No `async` layer of its own (see `invoke`): a request without a model never waits on one.
   const serve: Step = (req, res) => {
     // A multipart body has its own limit when the app or route gives one (uploads large, JSON small).
@@ -68,10 +71,11 @@ export function routeTerminal(route: CompiledRoute, options: TerminalOptions): S
       }
     }
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    return validateBody(req, validator, read as BodyInput).then((body) => {
+    const validated = validateBody(req, validator, read as BodyInput).then((body) => {
       req.body = body;
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });
+    return showForm ? validated.catch((err) => showForm(req, res, err)) : validated;
   };
   return responses ? withDeclaredResponses(serve, responses) : serve;
 }

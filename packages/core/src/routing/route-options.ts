@@ -171,6 +171,7 @@ const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
   forbidUnknownProperties: { check: flag },
   sse: { check: flag },
   extra: { check: (value) => (isRecord(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
+  formTemplate: { check: nonEmpty },
 };
 
 /** Every route option's name, in the table's order. */

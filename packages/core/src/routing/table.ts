@@ -4,6 +4,7 @@ import { hasDecodedDotSegment } from './dot-segments';
 import type { CompiledRoute } from './compile';
 import { convertParam, matchPath } from './path';
 import { shortPath } from './short-path';
+import { isPageRoute } from './page-route';
 import { createMatcher, type Matcher } from './matcher';
 
 /** What a request's lookup found: a route with its converted params, or the error to answer. */
@@ -110,6 +111,8 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       reasons.push(`${route.source}: ${outcome.message}`);
     }
     const failure = firstFailure as { param: string; message: string };
+    // On a page, a value its converter refuses names a page that does not exist: the site's 404.
+    if (candidates.every(isPageRoute)) return { error: this.missError(method, path) };
     return {
       error: requestError('TERN_INVALID_PATH_PARAM', failure.message, {
         errors: [{ path: failure.param, message: failure.message }],

@@ -142,6 +142,12 @@ export interface RouteOptions {
    * (route files' `markAsRoute({ responseModel })` sets it); it documents and filters.
    */
   responseModel?: ResponseSchema;
+  /**
+   * The template that shows this route's form again when its `requestModel` rejects the input:
+   * rendered with `{ errors: { field: string[] }, values }` (the submitted fields) and status 422
+   * instead of the JSON problem. Makes the route a page (HTML error pages, 404 for a bad path value).
+   */
+  formTemplate?: string;
   /** Your own metadata for middleware and plugins, read as `req.route.extra` / `route.extra`. */
   extra?: Record<string, unknown>;
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */

@@ -1,0 +1,68 @@
+import { parse as parseCookie } from 'cookie';
+import type { TernRequest } from './request';
+import type { TernResponse } from './response';
+import { sign, unsign } from './signing';
+
+/**
+ * One message queued by `res.flash(type, message)` and read as `req.flashes`.
+ *
+ * @example
+ * const greeting: FlashMessage = { type: 'success', message: 'Thanks, Ada!' };
+ */
+export interface FlashMessage {
+  readonly type: string;
+  readonly message: string;
+}
+
+export const FLASH_COOKIE = 'tern_flash';
+/** Browsers keep cookies up to ~4 KB; older messages are dropped to stay under it. */
+const MAX_COOKIE_VALUE = 3500;
+/** A flash is for the very next page: it does not outlive a short visit. */
+const MAX_AGE_SECONDS = 600;
+
+/** What the request's flash cookie held: the messages (empty when absent, forged or malformed). */
+export function readFlashes(cookieHeader: string | undefined, key: Buffer): { messages: FlashMessage[]; hadCookie: boolean } {
+  const raw = cookieHeader ? parseCookie(cookieHeader)[FLASH_COOKIE] : undefined;
+  if (raw === undefined) return { messages: [], hadCookie: false };
+  const value = unsign(key, raw);
+  if (value === undefined) return { messages: [], hadCookie: true };
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    const messages = Array.isArray(parsed)
+      ? parsed.filter((m): m is FlashMessage => typeof m?.type === 'string' && typeof m?.message === 'string').map(({ type, message }) => Object.freeze({ type, message }))
+      : [];
+    return { messages, hadCookie: true };
+  } catch {
+    return { messages: [], hadCookie: true };
+  }
+}
+
+/**
+ * Writes the flash cookie once the answer is known: the messages this response queued (after
+ * any the request carried and nobody read, so a redirect chain loses none), or an expired cookie
+ * once the request's messages were read.
+ */
+export function settleFlashes(req: TernRequest, res: TernResponse, key: Buffer): void {
+  const queued = res.flashOut;
+  const read = req.flashState;
+  // Nothing read and nothing queued: the browser keeps whatever cookie it has.
+  if (queued === undefined && read === undefined) return;
+  const header = req.raw.headers.cookie;
+  const incoming = read ?? readFlashes(header, key);
+  const messages = [...(read === undefined ? incoming.messages : []), ...(queued ?? [])];
+  const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: req.protocol === 'https' };
+  if (messages.length === 0) {
+    if (incoming.hadCookie) res.setCookie(FLASH_COOKIE, '', { ...options, maxAge: 0 });
+    return;
+  }
+  let value = encode(key, messages);
+  while (value.length > MAX_COOKIE_VALUE && messages.length > 1) {
+    messages.shift();
+    value = encode(key, messages);
+  }
+  if (value.length <= MAX_COOKIE_VALUE) res.setCookie(FLASH_COOKIE, value, { ...options, maxAge: MAX_AGE_SECONDS });
+}
+
+function encode(key: Buffer, messages: FlashMessage[]): string {
+  return sign(key, Buffer.from(JSON.stringify(messages), 'utf8').toString('base64url'));
+}

@@ -1,0 +1,30 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The process's fallback secret, used when the app sets none (`MakeConfig({ secret })`): values
+ * signed with it are good until the process restarts, and only in this process.
+ */
+const processSecret = randomBytes(32).toString('base64url');
+
+/**
+ * HMAC-SHA256 keys for signed cookies, one per purpose, so a value signed for one use (a flash
+ * message) is never accepted for another (a CSRF token).
+ */
+export function signingKey(secret: string | undefined, purpose: string): Buffer {
+  return createHmac('sha256', secret ?? processSecret).update(`tern:${purpose}`).digest();
+}
+
+/** `value.signature`, both base64url; `value` must not contain a dot. */
+export function sign(key: Buffer, value: string): string {
+  return `${value}.${createHmac('sha256', key).update(value).digest('base64url')}`;
+}
+
+/** The value of a signed text when its signature is right, else undefined (compared in constant time). */
+export function unsign(key: Buffer, signed: string): string | undefined {
+  const dot = signed.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const value = signed.slice(0, dot);
+  const given = Buffer.from(signed.slice(dot + 1), 'base64url');
+  const expected = createHmac('sha256', key).update(value).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+}

@@ -1,0 +1,15 @@
+import { PAGE_HANDLER } from '../http/templates';
+import type { CompiledRoute } from './compile';
+
+/**
+ * A route that answers with HTML pages: its handler was made with `render()`, it re-renders a
+ * form (`formTemplate`), or it declares `text/html` in `produces`. Its errors become error pages
+ * for browsers, and a path value its converter rejects is a 404 (a page that does not exist)
+ * rather than a 422.
+ */
+export function isPageRoute(route: Pick<CompiledRoute, 'handler' | 'declaration'>): boolean {
+  if (typeof route.handler === 'function' && (route.handler as unknown as Record<symbol, unknown>)[PAGE_HANDLER] === true) return true;
+  const { formTemplate, produces } = route.declaration.options;
+  if (typeof formTemplate === 'string') return true;
+  return produces !== undefined && Object.values(produces).some((types) => ([] as string[]).concat(types).some((type) => /^text\/html\b/i.test(type)));
+}
