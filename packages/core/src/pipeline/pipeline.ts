@@ -4,6 +4,7 @@
  * terminal step; for no route, app middleware around the routing error), turn a failure into an
  * answer through the exception handlers, hand the response to the writer.
  */
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
 import { HTTPException } from '../errors';
@@ -24,6 +25,17 @@ import { splitTarget } from './target';
 /** Routing errors found before app middleware runs, answered after it (so it can still act). */
 const routingErrors = new WeakMap<TernRequest, HTTPException>();
 const rejectWithRoutingError: Step = (req) => Promise.reject(routingErrors.get(req));
+
+/**
+ * The signal that ends open event streams when the app closes. Every open stream listens to
+ * it (and stops listening when it ends), so more than 10 listeners is normal here, not a leak:
+ * Node's MaxListenersExceededWarning would be a false alarm in production logs.
+ */
+function closingController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 export class RequestPipeline {
   /** App middleware around the routing error, for requests no route serves. */
@@ -47,7 +59,7 @@ export class RequestPipeline {
     this.unmatched = compose(appMiddleware, rejectWithRoutingError);
     const exceptionsRef = exceptions;
     this.streams = {
-      controller: new AbortController(),
+      controller: closingController(),
       report: (err, req) => exceptionsRef.report(err, req),
       get closing() {
         return this.controller.signal;
@@ -58,7 +70,7 @@ export class RequestPipeline {
   /** Ends the event streams open now (the app is closing); later ones get a fresh signal. */
   endStreams(): void {
     const { controller } = this.streams;
-    this.streams.controller = new AbortController();
+    this.streams.controller = closingController();
     controller.abort();
   }
 
