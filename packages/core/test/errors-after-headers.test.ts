@@ -1,5 +1,5 @@
 import { HTTPException, TernApp } from '@tern/core';
-import { listenOnFreePort, rawExchange, rawGet } from '../../../test-support/raw-http';
+import { listenOnFreePort, rawExchange, rawGet, statusOf } from '../../../test-support/raw-http';
 
 /**
  * A handler that started the answer on the raw response and then failed: the client must see a
@@ -51,6 +51,58 @@ describe('an error after the headers went out', () => {
   });
 
   it('keeps serving other requests', async () => {
+    expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
+  });
+});
+
+/** A value no code can look at: `instanceof`, property reads and prototype lookups all throw. */
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable(new Error('gone'), {});
+  revoke();
+  return proxy;
+}
+
+describe('a handler that throws a revoked Proxy', () => {
+  let app: TernApp;
+  let port: number;
+  const reported: unknown[] = [];
+
+  beforeAll(async () => {
+    app = new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
+    app.get('/half', async (req, res) => {
+      res.raw.writeHead(200, { 'content-type': 'application/json' });
+      res.raw.write('{"items":[1,2,');
+      throw revokedProxy();
+    });
+    app.get('/before-headers', async () => {
+      throw revokedProxy();
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    port = await listenOnFreePort(app);
+  });
+
+  afterAll(() => app.close());
+
+  it('after writing on res.raw: the connection is cut, the failure reported, and the process serves on', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { data, closedByServer } = await rawExchange(port, 'GET /half HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 3000 });
+      expect(closedByServer).toBe(true);
+      expect(data).toContain('{"items":[1,2,');
+      expect(data).not.toMatch(/\r\n0\r\n\r\n$/);
+      expect(reported).toEqual([expect.objectContaining({ message: expect.stringContaining('cannot be inspected') })]);
+      expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('before any header: a plain 500', async () => {
+    const response = await rawGet(port, '/before-headers');
+    expect(statusOf(response)).toBe(500);
     expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
   });
 });

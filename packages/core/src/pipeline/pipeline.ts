@@ -96,8 +96,20 @@ export class RequestPipeline {
     );
   }
 
-  /** Answers a failed chain through the exception handlers, unless the answer already started. */
-  private fail(req: TernRequest, res: TernResponse, err: unknown): void {
+  /**
+   * Answers a failed chain through the exception handlers, unless the answer already started.
+   * Runs in a promise callback: anything it throws would be an unhandled rejection, which ends
+   * the process, so nothing may escape it, whatever the handler threw.
+   */
+  private fail(req: TernRequest, res: TernResponse, thrown: unknown): void {
+    try {
+      this.answerFailure(req, res, inspectable(thrown));
+    } catch (err) {
+      this.abandon(req.raw, res.raw, err);
+    }
+  }
+
+  private answerFailure(req: TernRequest, res: TernResponse, err: unknown): void {
     // The client left (or the close timeout cut it) and the handler gave up through req.signal:
     // nobody is there to answer and nothing went wrong.
     if (res.raw.destroyed && isAbortOf(req.signal, err)) return;
@@ -135,6 +147,20 @@ export class RequestPipeline {
     }
     rawRes.statusCode = 500;
     rawRes.end();
+  }
+}
+
+/**
+ * The thrown value, or an Error in its place when it cannot be looked at: a revoked Proxy throws
+ * on `instanceof` and on every property read, and each step of the failure path (exception
+ * handlers by class, the problem body, the logger) looks.
+ */
+function inspectable(thrown: unknown): unknown {
+  try {
+    if ((typeof thrown === 'object' && thrown !== null) || typeof thrown === 'function') void (Object.getPrototypeOf(thrown) as unknown);
+    return thrown;
+  } catch {
+    return new TypeError('The handler threw a value that cannot be inspected (a revoked Proxy?).');
   }
 }
 
