@@ -11,13 +11,17 @@ import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge } from './body';
 import { clientAborted } from './body-stream';
+import { uploadFileName } from './file-name';
 import { assertMediaType } from './media-type';
 import { multipartLimit, type ResolvedLimits } from './multipart-limits';
 
 /** A file part as it starts: its contents arrive on `stream`. */
 export interface FilePartStart {
   fieldName: string;
-  /** The client's file name, reduced to its last path segment by busboy; never a path Tern uses. */
+  /**
+   * The client's file name, reduced to its last path segment by busboy, without control or
+   * bidirectional formatting characters; never a path Tern uses.
+   */
   filename: string;
   mimeType: string;
   stream: Readable;
@@ -119,7 +123,7 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     contents.on('end', () => {
       if (current === contents) current = undefined;
     });
-    sink.file({ fieldName: name, filename: info.filename ?? '', mimeType: info.mimeType, stream: contents });
+    sink.file({ fieldName: name, filename: uploadFileName(info.filename), mimeType: info.mimeType, stream: contents });
   });
   parser.on('filesLimit', () => fail(multipartLimit('files', `The body has more than ${limits.files} files`)));
   parser.on('fieldsLimit', () => fail(multipartLimit('fields', `The body has more than ${limits.fields} fields`)));
