@@ -87,6 +87,9 @@ export class RequestPipeline {
       req.pathParams = found.params;
       pending = found.route.dispatch(req, res);
     } else {
+      // Only converters refused the value: app middleware sees the route the request names, so
+      // authentication (enforceSecurity, guards by req.route) answers before the 422 does.
+      if (found.target) req.route = found.target.info;
       routingErrors.set(req, found.error);
       pending = this.unmatched(req, res);
     }
