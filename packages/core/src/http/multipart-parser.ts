@@ -13,6 +13,7 @@ import { declaredLengthExceeds, payloadTooLarge } from './body';
 import { clientAborted } from './body-stream';
 import { uploadFileName } from './file-name';
 import { assertMediaType } from './media-type';
+import { boundaryOf, MAX_PART_HEADER_LINES, PartHeadScanner } from './multipart-heads';
 import { multipartLimit, type ResolvedLimits } from './multipart-limits';
 
 /** A file part as it starts: its contents arrive on `stream`. */
@@ -51,13 +52,17 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     parser = loadBusboy()({
       headers: req.headers,
       // busboy reports a file or field that reaches its limit exactly; one more byte means "over".
-      limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1, headerPairs: 32 },
+      // No headerPairs: busboy applies it to urlencoded bodies only. Part header lines are
+      // counted by the PartHeadScanner below.
+      limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1 },
       defParamCharset: 'utf8',
     });
   } catch (err) {
     throw requestError('TERN_INVALID_MULTIPART', `The multipart body cannot be parsed: ${(err as Error).message}.`);
   }
 
+  const boundary = boundaryOf(req.headers['content-type']);
+  const heads = boundary === undefined ? undefined : new PartHeadScanner(boundary, limits.parts + 1);
   let size = 0;
   let settled = false;
   let current: Readable | undefined;
@@ -87,6 +92,8 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
   const onData = (chunk: Buffer) => {
     size += chunk.length;
     if (size > bodyLimit) return fail(payloadTooLarge(bodyLimit));
+    heads?.push(chunk);
+    if (heads?.tooManyLines) return fail(multipartLimit('headerPairs', `A part has more than ${MAX_PART_HEADER_LINES} header lines`));
     if (!parser.write(chunk)) req.pause();
   };
   const onDrain = () => {
@@ -123,7 +130,10 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     contents.on('end', () => {
       if (current === contents) current = undefined;
     });
-    sink.file({ fieldName: name, filename: uploadFileName(info.filename), mimeType: info.mimeType, stream: contents });
+    // busboy says text/plain for a part without Content-Type too; a file without one is bytes.
+    const head = info.mimeType === 'text/plain' ? heads?.takeFile(name) : undefined;
+    const mimeType = head !== undefined && !head.hasContentType ? 'application/octet-stream' : info.mimeType;
+    sink.file({ fieldName: name, filename: uploadFileName(info.filename), mimeType, stream: contents });
   });
   parser.on('filesLimit', () => fail(multipartLimit('files', `The body has more than ${limits.files} files`)));
   parser.on('fieldsLimit', () => fail(multipartLimit('fields', `The body has more than ${limits.fields} fields`)));
