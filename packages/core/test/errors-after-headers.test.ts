@@ -1,5 +1,15 @@
-import { HTTPException, TernApp } from '@tern/core';
+import { HTTPException, TernApp, type TernRequest, type TernResponse } from '@tern/core';
 import { listenOnFreePort, rawExchange, rawGet, statusOf } from '../../../test-support/raw-http';
+
+/** A handler that starts a JSON answer on the raw response, then throws what `failure` makes. */
+const halfThenThrow = (failure: () => unknown) => async (_req: TernRequest, res: TernResponse) => {
+  res.raw.writeHead(200, { 'content-type': 'application/json' });
+  res.raw.write('{"items":[1,2,');
+  throw failure();
+};
+
+/** An app whose logger collects every reported error in `reported`. */
+const reportingApp = (reported: unknown[]) => new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
 
 /**
  * A handler that started the answer on the raw response and then failed: the client must see a
@@ -11,17 +21,9 @@ describe('an error after the headers went out', () => {
   const reported: unknown[] = [];
 
   beforeAll(async () => {
-    app = new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
-    app.get('/half', async (req, res) => {
-      res.raw.writeHead(200, { 'content-type': 'application/json' });
-      res.raw.write('{"items":[1,2,');
-      throw new Error('database went away');
-    });
-    app.get('/half-with-handler', async (req, res) => {
-      res.raw.writeHead(200, { 'content-type': 'application/json' });
-      res.raw.write('{"items":[1,2,');
-      throw new HTTPException(503, 'try later');
-    });
+    app = reportingApp(reported);
+    app.get('/half', halfThenThrow(() => new Error('database went away')));
+    app.get('/half-with-handler', halfThenThrow(() => new HTTPException(503, 'try later')));
     app.addExceptionHandler(503, async () => {
       throw new Error('the exception handler fails too');
     });
@@ -68,12 +70,8 @@ describe('a handler that throws a revoked Proxy', () => {
   const reported: unknown[] = [];
 
   beforeAll(async () => {
-    app = new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
-    app.get('/half', async (req, res) => {
-      res.raw.writeHead(200, { 'content-type': 'application/json' });
-      res.raw.write('{"items":[1,2,');
-      throw revokedProxy();
-    });
+    app = reportingApp(reported);
+    app.get('/half', halfThenThrow(revokedProxy));
     app.get('/before-headers', async () => {
       throw revokedProxy();
     });
