@@ -11,7 +11,8 @@
  * send part of a body and destroy the connection, and send a body over the limit (413, after
  * which the server closes the connection: kept out of autocannon, which would write its next
  * request onto that closing connection and lose it). `soak/extras.ts` adds the attack bodies of
- * the hardening issue (1 MiB arrays, 90k junk keys) and everyday HTTP (a custom converter,
+ * the hardening issues (1 MiB arrays, 90k junk keys, 1 MiB of `{}` items to class-validator
+ * fallback models) and everyday HTTP (a custom converter,
  * multipart uploads, an upload aborted half-way, `res.file` with and without Range, an SSE
  * stream per round).
  *
@@ -581,6 +582,7 @@ async function main(): Promise<number> {
       );
       log(
         `    extras: ${int(row.extras.basket422)} × 1 MiB items → 422, ${int(row.extras.junkKeys422)} × 90k junk keys → 422, ` +
+          `${int(row.extras.fallback422)} × 1 MiB {} items to a fallback model → 422, ` +
           `${int(row.extras.abortedUploads)} uploads aborted half-way, ${row.extras.sseStreams} SSE stream(s) read then dropped`,
       );
       for (const u of row.extras.unexpected) failures.push(`round ${name}: ${u}`);

@@ -6,8 +6,8 @@
  * sequential client (`extrasClient`) so they do not crowd out the rest of the mix.
  */
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsInt, IsString, ValidateNested } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import type { TernApp } from '@tern/core';
 import { Convertor, registerUrlConvertor } from '@tern/core/converters';
 import * as fs from 'node:fs';
@@ -43,6 +43,31 @@ class Named {
   @IsString() name!: string;
 }
 
+/** A trimming `@Transform` is enough to send a model to the class-validator fallback. */
+class Tag {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsOptional()
+  @IsString()
+  name?: string;
+}
+
+/** A fallback model with a size rule: 1 MiB of `{}` items must be refused by it, unbuilt. */
+class TagList {
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => Tag)
+  items!: Tag[];
+}
+
+/** A fallback model without one: the same body must be refused by the fallback's value bound. */
+class LooseTagList {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Tag)
+  items!: Tag[];
+}
+
 /** An ordinary custom converter (the catastrophic patterns are refused at registration). */
 class SkuConvertor extends Convertor<string> {
   regex = '[A-Z0-9]+';
@@ -63,6 +88,8 @@ export function addExtraRoutes(app: TernApp, onClientAbort: () => void): void {
 
   app.post('/basket', { requestModel: Basket }, async (req) => ({ count: (req.body as Basket).items.length }));
   app.post('/named', { requestModel: Named }, async (req) => ({ name: (req.body as Named).name }));
+  app.post('/tags', { requestModel: TagList }, async (req) => ({ count: (req.body as TagList).items.length }));
+  app.post('/loose-tags', { requestModel: LooseTagList }, async (req) => ({ count: (req.body as LooseTagList).items.length }));
   app.get('/sku/{code:soaksku}', async (_req, _res, { code }) => ({ length: String(code).length }));
   app.post('/files', async (req) => {
     try {
@@ -118,6 +145,12 @@ const BASKET_BODY = (() => {
   const n = Math.floor((BIG_BODY_BYTES - head.length - 2) / 2);
   return head + '1,'.repeat(n - 1) + '1]}';
 })();
+/** 1 MiB of `{}` items, for the fallback models (`/tags`, `/loose-tags`). */
+const EMPTY_ITEMS_BODY = (() => {
+  const head = '{"items":[';
+  const n = Math.floor((BIG_BODY_BYTES - head.length - 2) / 3);
+  return head + '{},'.repeat(n - 1) + '{}]}';
+})();
 const JUNK_KEYS_BODY = (() => {
   const keys: string[] = [];
   for (let i = 0; i < 90_000; i++) keys.push(`"k${i}":1`);
@@ -151,6 +184,8 @@ export interface ExtrasCounts {
   basket422: number;
   /** 90k junk keys answered with a small 422. */
   junkKeys422: number;
+  /** 1 MiB `{"items":[{},{},…]}` to the two fallback models answered with a small 422. */
+  fallback422: number;
   /** Multipart uploads abandoned half-way. */
   abortedUploads: number;
   /** SSE streams read for a few events, then dropped. */
@@ -219,24 +254,28 @@ export async function checkExtraRoutes(port: number, host: string): Promise<void
     const reply = await send(port, host, r);
     if (reply.status !== r.expect) throw new Error(`${r.method} ${r.path.slice(0, 40)}: status ${reply.status}, expected ${r.expect}`);
   }
-  const c: ExtrasCounts = { basket422: 0, junkKeys422: 0, abortedUploads: 0, sseStreams: 0, unexpected: [] };
+  const c: ExtrasCounts = { basket422: 0, junkKeys422: 0, fallback422: 0, abortedUploads: 0, sseStreams: 0, unexpected: [] };
   await expectSmall(port, host, '/basket', BASKET_BODY, '1 MiB items', c);
   await expectSmall(port, host, '/named', JUNK_KEYS_BODY, '90k junk keys', c);
+  await expectSmall(port, host, '/tags', EMPTY_ITEMS_BODY, '1 MiB {} items, fallback with @ArrayMaxSize', c);
+  await expectSmall(port, host, '/loose-tags', EMPTY_ITEMS_BODY, '1 MiB {} items, fallback without a size rule', c);
   if (!(await sseStream(port, host, 3))) c.unexpected.push('SSE: fewer than 3 events');
   if (c.unexpected.length > 0) throw new Error(c.unexpected.join('; '));
 }
 
 /**
  * One sequential client until `deadline`: one SSE stream first, then the 1 MiB items body, the
- * junk keys body and an aborted upload, over and over.
+ * junk keys body, 1 MiB of `{}` items to each fallback model and an aborted upload, over and over.
  */
 export async function extrasClient(port: number, host: string, deadline: number): Promise<ExtrasCounts> {
-  const c: ExtrasCounts = { basket422: 0, junkKeys422: 0, abortedUploads: 0, sseStreams: 0, unexpected: [] };
+  const c: ExtrasCounts = { basket422: 0, junkKeys422: 0, fallback422: 0, abortedUploads: 0, sseStreams: 0, unexpected: [] };
   if (await sseStream(port, host, 3)) c.sseStreams++;
   else c.unexpected.push('SSE: fewer than 3 events');
   for (let i = 0; i < 100_000 && performance.now() < deadline; i++) {
     if (await expectSmall(port, host, '/basket', BASKET_BODY, '1 MiB items', c)) c.basket422++;
     if (await expectSmall(port, host, '/named', JUNK_KEYS_BODY, '90k junk keys', c)) c.junkKeys422++;
+    if (await expectSmall(port, host, '/tags', EMPTY_ITEMS_BODY, '1 MiB {} items, fallback with @ArrayMaxSize', c)) c.fallback422++;
+    if (await expectSmall(port, host, '/loose-tags', EMPTY_ITEMS_BODY, '1 MiB {} items, fallback without a size rule', c)) c.fallback422++;
     if (await abortedUpload(port, host, 20)) c.abortedUploads++;
     // Parsing 2 MiB holds the event loop ~100 ms: pause so they stay a part of the mix, not most of it.
     await sleep(PAUSE_MS);

@@ -1,6 +1,7 @@
 import { HTTPException, MakeConfig, TernApp, TernError, type Middleware } from '@tern/core';
 import { IsInt } from 'class-validator';
 import { cors } from '../src/middleware/cors';
+import { listenOnFreePort, rawGet, statusOf } from '../../../test-support/raw-http';
 
 const APP = 'https://app.example';
 
@@ -145,6 +146,40 @@ describe('cors()', () => {
     const unlisted = buildApp(cors({ origin: [APP] })).app;
     expect((await listed.inject({ url: '/items', headers: { origin: 'null' } })).headers['access-control-allow-origin']).toBe('null');
     expect((await unlisted.inject({ url: '/items', headers: { origin: 'null' } })).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("never echoes Origin: null for true, a pattern or a function's true, with credentials, over a real connection", async () => {
+    const everyone: Array<Parameters<typeof cors>[0]> = [
+      { origin: true, credentials: true },
+      { origin: [/.*/], credentials: true },
+      { origin: () => true, credentials: true },
+    ];
+    for (const options of everyone) {
+      const { app } = buildApp(cors(options));
+      const port = await listenOnFreePort(app);
+      try {
+        const refused = await rawGet(port, '/items', 'Origin: null\r\n');
+        expect(statusOf(refused)).toBe(200);
+        expect(refused.toLowerCase()).not.toContain('access-control-allow-origin');
+        expect(refused.toLowerCase()).not.toContain('access-control-allow-credentials');
+        expect(await rawGet(port, '/items', `Origin: ${APP}\r\n`)).toContain(`access-control-allow-origin: ${APP}`);
+      } finally {
+        await app.close();
+      }
+    }
+    const named = buildApp(cors({ origin: (origin) => (origin === 'null' ? 'null' : false), credentials: true })).app;
+    expect((await named.inject({ url: '/items', headers: { origin: 'null' } })).headers['access-control-allow-origin']).toBe('null');
+  });
+
+  it("refuses '*' with credentials without advising origin: true", () => {
+    let message = '';
+    try {
+      cors({ origin: '*', credentials: true });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/List the origins allowed to send credentials/);
+    expect(message).not.toMatch(/use origin: true/);
   });
 
   it("treats '*' in a list as any origin", async () => {

@@ -14,6 +14,8 @@ import {
   type SecurityScheme,
   type SecurityVerifiers,
 } from '@tern/core';
+import { IsString } from 'class-validator';
+import { bodyOf, listenOnFreePort, rawRequest, statusOf } from '../../../test-support/raw-http';
 
 const users: Record<string, { name: string }> = { 'ada-token': { name: 'Ada' }, 'bob-token': { name: 'Bob' } };
 const clients: Record<string, { client: string }> = { 'key-1': { client: 'billing' } };
@@ -232,5 +234,58 @@ describe('enforceSecurity', () => {
       expect((await app.inject({ url: '/read', headers: bearer('x') })).statusCode).toBe(500);
       expect(errors[0]).toMatchObject({ code: 'TERN_INVALID_SECURITY_VERIFIER' });
     });
+  });
+});
+
+describe('enforceSecurity answers before what a protected route would tell about its input', () => {
+  class Note {
+    @IsString()
+    text: string;
+  }
+
+  let app: TernApp;
+  let port: number;
+  beforeAll(async () => {
+    app = new TernApp({ logger: false });
+    app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
+    app.addMiddleware(enforceSecurity(app, { bearerAuth: async (token) => users[token] ?? null }));
+    app.get('/items/{id:int}', { security: [{ bearerAuth: [] }] }, async (req) => ({ id: req.pathParams.id }));
+    app.post('/notes', { security: [{ bearerAuth: [] }], requestModel: Note }, async (req) => ({ text: (req.body as Note).text }));
+    app.get('/public/{id:int}', async (req) => ({ id: req.pathParams.id }));
+    port = await listenOnFreePort(app);
+  });
+  afterAll(() => app.close());
+
+  const ask = (line: string, headers = '', body = '') =>
+    rawRequest(port, `${line} HTTP/1.1\r\nHost: x\r\n${headers}${body ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : ''}Connection: close\r\n\r\n${body}`);
+  const bearer = 'Authorization: Bearer ada-token\r\n';
+
+  it('401 for an anonymous request whose path value fails its converter; 422 once authenticated', async () => {
+    const anonymous = await ask('GET /items/abc');
+    expect(statusOf(anonymous)).toBe(401);
+    expect(anonymous).toMatch(/\r\nwww-authenticate: Bearer\r\n/i);
+    expect(anonymous).not.toContain('int');
+    expect(statusOf(await ask('GET /items/abc', 'Authorization: Bearer forged\r\n'))).toBe(401);
+    const authenticated = await ask('GET /items/abc', bearer);
+    expect(statusOf(authenticated)).toBe(422);
+    expect(JSON.parse(bodyOf(authenticated))).toMatchObject({ code: 'TERN_INVALID_PATH_PARAM' });
+    expect(JSON.parse(bodyOf(await ask('GET /items/7', bearer)))).toEqual({ id: 7 });
+  });
+
+  it('401 for an anonymous request whose body fails validation; 422 once authenticated', async () => {
+    expect(statusOf(await ask('POST /notes', '', '{"text":5}'))).toBe(401);
+    expect(statusOf(await ask('POST /notes', '', '{not json'))).toBe(401);
+    expect(statusOf(await ask('POST /notes', bearer, '{"text":5}'))).toBe(422);
+  });
+
+  it('405 with Allow for a wrong method on a protected path, as on any other', async () => {
+    const response = await ask('DELETE /items/7');
+    expect(statusOf(response)).toBe(405);
+    expect(response).toMatch(/\r\nallow: GET, HEAD\r\n/i);
+  });
+
+  it('leaves public routes and unknown paths as they were: 422 and 404', async () => {
+    expect(statusOf(await ask('GET /public/abc'))).toBe(422);
+    expect(statusOf(await ask('GET /nowhere/abc'))).toBe(404);
   });
 });

@@ -1,5 +1,15 @@
-import { HTTPException, TernApp } from '@tern/core';
-import { listenOnFreePort, rawExchange, rawGet } from '../../../test-support/raw-http';
+import { HTTPException, TernApp, type TernRequest, type TernResponse } from '@tern/core';
+import { listenOnFreePort, rawExchange, rawGet, statusOf } from '../../../test-support/raw-http';
+
+/** A handler that starts a JSON answer on the raw response, then throws what `failure` makes. */
+const halfThenThrow = (failure: () => unknown) => async (_req: TernRequest, res: TernResponse) => {
+  res.raw.writeHead(200, { 'content-type': 'application/json' });
+  res.raw.write('{"items":[1,2,');
+  throw failure();
+};
+
+/** An app whose logger collects every reported error in `reported`. */
+const reportingApp = (reported: unknown[]) => new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
 
 /**
  * A handler that started the answer on the raw response and then failed: the client must see a
@@ -11,17 +21,9 @@ describe('an error after the headers went out', () => {
   const reported: unknown[] = [];
 
   beforeAll(async () => {
-    app = new TernApp({ logger: { error: (_message: string, err: unknown) => reported.push(err) } });
-    app.get('/half', async (req, res) => {
-      res.raw.writeHead(200, { 'content-type': 'application/json' });
-      res.raw.write('{"items":[1,2,');
-      throw new Error('database went away');
-    });
-    app.get('/half-with-handler', async (req, res) => {
-      res.raw.writeHead(200, { 'content-type': 'application/json' });
-      res.raw.write('{"items":[1,2,');
-      throw new HTTPException(503, 'try later');
-    });
+    app = reportingApp(reported);
+    app.get('/half', halfThenThrow(() => new Error('database went away')));
+    app.get('/half-with-handler', halfThenThrow(() => new HTTPException(503, 'try later')));
     app.addExceptionHandler(503, async () => {
       throw new Error('the exception handler fails too');
     });
@@ -51,6 +53,54 @@ describe('an error after the headers went out', () => {
   });
 
   it('keeps serving other requests', async () => {
+    expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
+  });
+});
+
+/** A value no code can look at: `instanceof`, property reads and prototype lookups all throw. */
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable(new Error('gone'), {});
+  revoke();
+  return proxy;
+}
+
+describe('a handler that throws a revoked Proxy', () => {
+  let app: TernApp;
+  let port: number;
+  const reported: unknown[] = [];
+
+  beforeAll(async () => {
+    app = reportingApp(reported);
+    app.get('/half', halfThenThrow(revokedProxy));
+    app.get('/before-headers', async () => {
+      throw revokedProxy();
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    port = await listenOnFreePort(app);
+  });
+
+  afterAll(() => app.close());
+
+  it('after writing on res.raw: the connection is cut, the failure reported, and the process serves on', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { data, closedByServer } = await rawExchange(port, 'GET /half HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 3000 });
+      expect(closedByServer).toBe(true);
+      expect(data).toContain('{"items":[1,2,');
+      expect(data).not.toMatch(/\r\n0\r\n\r\n$/);
+      expect(reported).toEqual([expect.objectContaining({ message: expect.stringContaining('cannot be inspected') })]);
+      expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('before any header: a plain 500', async () => {
+    const response = await rawGet(port, '/before-headers');
+    expect(statusOf(response)).toBe(500);
     expect(await rawGet(port, '/ok')).toContain('{"ok":true}');
   });
 });

@@ -50,6 +50,7 @@ describe("proxyHeaders: 'forwarded' (RFC 7239)", () => {
     ['takes no proto from a client-written element when the proxy gives none', 'for=6.6.6.6;proto=https;host=evil.example, for=198.51.100.7', socket('198.51.100.7')],
     ['walks past a hop in a trusted range to the first untrusted one', 'for=6.6.6.6, for=10.9.9.9', socket('6.6.6.6')],
     ['ignores an invalid proto or host', 'for=198.51.100.7;proto="ht tp";host="a/b"', socket('198.51.100.7')],
+    ['takes no proto but http and https', 'for=198.51.100.7;proto=javascript', socket('198.51.100.7')],
     ['ignores a host with @', 'for=198.51.100.7;host="user@evil.example"', socket('198.51.100.7')],
   ])('%s', async (_name, forwarded, expected) => {
     expect(await who(app, '10.0.0.2', { forwarded })).toEqual(expected);
@@ -121,16 +122,16 @@ describe('nodes without an address', () => {
 });
 
 describe("proxyHeaders: 'forwarded' with a hop count, true or a function", () => {
-  const headers = { forwarded: 'for=6.6.6.6;proto=gopher;host=evil.example, for=198.51.100.7;proto=https;host=api.example.com' };
+  const headers = { forwarded: 'for=6.6.6.6;proto=http;host=evil.example, for=198.51.100.7;proto=https;host=api.example.com' };
 
   it('trusts exactly that many hops', async () => {
     expect(await who(appWith(1), '203.0.113.9', headers)).toEqual({ ip: '198.51.100.7', protocol: 'https', host: 'api.example.com' });
-    expect(await who(appWith(2), '203.0.113.9', headers)).toEqual({ ip: '6.6.6.6', protocol: 'gopher', host: 'evil.example' });
+    expect(await who(appWith(2), '203.0.113.9', headers)).toEqual({ ip: '6.6.6.6', protocol: 'http', host: 'evil.example' });
     expect(await who(appWith(0), '203.0.113.9', headers)).toEqual(socket('203.0.113.9'));
   });
 
   it('takes the leftmost node with true', async () => {
-    expect(await who(appWith(true), '203.0.113.9', headers)).toMatchObject({ ip: '6.6.6.6', protocol: 'gopher' });
+    expect(await who(appWith(true), '203.0.113.9', headers)).toMatchObject({ ip: '6.6.6.6', protocol: 'http' });
   });
 
   it('asks a function about each hop, with bare addresses', async () => {

@@ -7,13 +7,13 @@ import { listenOnFreePort, rawGet, bodyOf } from '../../../test-support/raw-http
 
 function appWith(trustProxy: TernAppOptions['trustProxy']): TernApp {
   const app = new TernApp({ trustProxy, logger: false });
-  app.get('/who', async (req) => ({ ip: req.ip, protocol: req.protocol, host: req.host ?? null }));
+  app.get('/who', async (req) => ({ ip: req.ip ?? null, protocol: req.protocol, host: req.host ?? null }));
   return app;
 }
 
 async function who(app: TernApp, remoteAddress: string, headers: Record<string, string> = {}) {
   const response = await app.inject({ url: '/who', remoteAddress, headers: { host: 'app.internal:3000', ...headers } });
-  return response.json() as { ip: string; protocol: string; host: string | null };
+  return response.json() as { ip: string | null; protocol: string; host: string | null };
 }
 
 const spoofed = { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' };
@@ -122,5 +122,29 @@ describe('trustProxy misuse', () => {
     expect(() => new TernApp({ trustProxy: 'not-an-ip' })).toThrow(TypeError);
     expect(() => new TernApp({ trustProxy: -1 })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
     expect(() => new TernApp({ trustProxy: {} as never })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+  });
+});
+
+describe("what 'x-forwarded' mode hands out", () => {
+  it('gives an IP address or undefined for req.ip, and only http or https for req.protocol, over a real connection', async () => {
+    const app = new TernApp({ trustProxy: 'loopback', logger: false });
+    app.get('/who', async (req) => ({ ip: req.ip ?? null, protocol: req.protocol }));
+    const port = await listenOnFreePort(app);
+    const ask = async (headers: string) => JSON.parse(bodyOf(await rawGet(port, '/who', headers))) as { ip: string | null; protocol: string };
+    try {
+      expect(await ask('X-Forwarded-For: <script>alert(1)</script>\r\nX-Forwarded-Proto: javascript\r\n')).toEqual({ ip: null, protocol: 'http' });
+      expect(await ask("X-Forwarded-For: ' OR 1=1\r\nX-Forwarded-Proto: ws\r\n")).toEqual({ ip: null, protocol: 'http' });
+      expect(await ask('X-Forwarded-For: unknown\r\nX-Forwarded-Proto: HTTPS\r\n')).toEqual({ ip: null, protocol: 'https' });
+      expect(await ask('X-Forwarded-For: 2001:db8::17\r\n')).toEqual({ ip: '2001:db8::17', protocol: 'http' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ends the walk at an entry that is no address, even when every hop is trusted', async () => {
+    const headers = { 'x-forwarded-for': '6.6.6.6, not-an-ip, 198.51.100.7' };
+    expect(await who(appWith(true), '203.0.113.9', headers)).toMatchObject({ ip: null });
+    expect(await who(appWith(3), '203.0.113.9', headers)).toMatchObject({ ip: null });
+    expect(await who(appWith(1), '203.0.113.9', headers)).toMatchObject({ ip: '198.51.100.7' });
   });
 });

@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { TernApp } from '@tern/core';
 import { formatEvent, type ServerSentEvent } from '../src/http/sse';
 import { listenOnFreePort } from '../../../test-support/raw-http';
+import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../../../test-support/source-process';
 import { eventually, openStream } from '../../../test-support/stream-client';
+
+const run = promisify(execFile);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -177,4 +183,13 @@ describe('app.close() with open event streams', () => {
     expect(client.data()).toMatch(/\r\n0\r\n\r\n$/);
     await eventually(() => state.cleanedUp);
   });
+});
+
+describe('many open event streams', () => {
+  it('print no MaxListenersExceededWarning past 10 streams, and app.close() still ends them all', async () => {
+    // A child process: jest gives a test its own `process`, which never sees Node's warnings.
+    const script = join(__dirname, 'fixtures/processes/many-event-streams.ts');
+    const { stdout } = await run(process.execPath, [...SOURCE_EXEC_ARGV, script], { cwd: ROOT_DIR, env: { ...process.env, ...SOURCE_ENV }, timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ warnings: [], closedByServer: 25 });
+  }, 70_000);
 });

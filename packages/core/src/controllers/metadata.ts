@@ -81,7 +81,7 @@ export type ParamSource = 'param' | 'query' | 'body' | 'header' | 'cookie' | 're
 export interface UploadedFileOptions {
   /** Largest accepted file in bytes; larger is a 413 naming the field. */
   maxSize?: number;
-  /** Accepted media types (`image/png`, or `image/*` for a whole family); another is a 415 listing them. */
+  /** Accepted media types (`image/png`, or `image/*` for a whole family, SVG only when listed by name); another is a 415 listing them. */
   mimeTypes?: string[];
   /** `@UploadedFile` only: a missing file is a 422 unless this is `false` (then the argument is `undefined`). */
   required?: boolean;

@@ -44,9 +44,16 @@ export function uploadParam(meta: ParamMeta): UploadParam {
   };
 }
 
+/**
+ * Types a family range does not admit: they must be listed by name. SVG is a document that can
+ * run scripts; an app that takes `image/*` to mean pictures and serves them back from its own
+ * origin would be serving stored XSS.
+ */
+const ONLY_BY_NAME: ReadonlySet<string> = new Set(['image/svg+xml']);
+
 function acceptsType(accepted: readonly string[], mimeType: string): boolean {
   const type = mimeType.toLowerCase();
-  return accepted.some((range) => (range.endsWith('/*') ? type.startsWith(range.slice(0, -1)) : type === range));
+  return accepted.some((range) => (range.endsWith('/*') ? type.startsWith(range.slice(0, -1)) && !ONLY_BY_NAME.has(type) : type === range));
 }
 
 /** Throws the 413 or 415 for a file the parameter does not accept. */

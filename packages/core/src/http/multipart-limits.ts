@@ -49,7 +49,7 @@ export function resolveLimits(options: MultipartOptions | undefined, bodyLimit: 
   };
 }
 
-/** The 413 for one passed limit, naming it and its value. */
-export function multipartLimit(name: keyof MultipartLimits, detail: string) {
+/** The 413 for one passed limit, naming it and its value (`headerPairs`: a fixed bound, see multipart-heads.ts). */
+export function multipartLimit(name: keyof MultipartLimits | 'headerPairs', detail: string) {
   return requestError('TERN_MULTIPART_LIMIT', `${detail} (multipart limit '${name}').`);
 }

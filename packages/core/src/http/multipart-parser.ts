@@ -10,13 +10,18 @@ import type busboy from 'busboy';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, payloadTooLarge, watchBody } from './body';
+import { uploadFileName } from './file-name';
 import { assertMediaType } from './media-type';
+import { boundaryOf, MAX_PART_HEADER_LINES, PartHeadScanner } from './multipart-heads';
 import { multipartLimit, type ResolvedLimits } from './multipart-limits';
 
 /** A file part as it starts: its contents arrive on `stream`. */
 export interface FilePartStart {
   fieldName: string;
-  /** The client's file name, reduced to its last path segment by busboy; never a path Tern uses. */
+  /**
+   * The client's file name, reduced to its last path segment by busboy, without control or
+   * bidirectional formatting characters; never a path Tern uses.
+   */
   filename: string;
   mimeType: string;
   stream: Readable;
@@ -46,13 +51,17 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     parser = loadBusboy()({
       headers: req.headers,
       // busboy reports a file or field that reaches its limit exactly; one more byte means "over".
-      limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1, headerPairs: 32 },
+      limits: { fileSize: limits.fileSize + 1, files: limits.files, fields: limits.fields, parts: limits.parts + 1, fieldSize: limits.fieldSize + 1 },
       defParamCharset: 'utf8',
     });
   } catch (err) {
     throw requestError('TERN_INVALID_MULTIPART', `The multipart body cannot be parsed: ${(err as Error).message}.`);
   }
 
+  // busboy ignores headerPairs for multipart and reports a part without Content-Type as
+  // text/plain: a light second reading of the part heads enforces the one and corrects the other.
+  const boundary = boundaryOf(req.headers['content-type']);
+  const heads = boundary === undefined ? undefined : new PartHeadScanner(boundary, limits.parts + 1);
   let settled = false;
   let detach = () => {};
   let current: Readable | undefined;
@@ -102,7 +111,9 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     contents.on('end', () => {
       if (current === contents) current = undefined;
     });
-    sink.file({ fieldName: name, filename: info.filename ?? '', mimeType: info.mimeType, stream: contents });
+    const head = info.mimeType === 'text/plain' ? heads?.takeFile(name) : undefined;
+    const mimeType = head !== undefined && !head.hasContentType ? 'application/octet-stream' : info.mimeType;
+    sink.file({ fieldName: name, filename: uploadFileName(info.filename), mimeType, stream: contents });
   });
   parser.on('filesLimit', () => fail(multipartLimit('files', `The body has more than ${limits.files} files`)));
   parser.on('fieldsLimit', () => fail(multipartLimit('fields', `The body has more than ${limits.fields} fields`)));
@@ -117,7 +128,17 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
   parser.on('drain', onDrain);
 
   if (req.readableEnded) parser.end();
-  else detach = watchBody(req, bodyLimit, { chunk: (chunk) => parser.write(chunk), end: () => parser.end(), fail });
+  else {
+    const chunk = (data: Buffer): boolean | undefined => {
+      heads?.push(data);
+      if (heads?.tooManyLines) {
+        fail(multipartLimit('headerPairs', `A part has more than ${MAX_PART_HEADER_LINES} header lines`));
+        return undefined;
+      }
+      return parser.write(data);
+    };
+    detach = watchBody(req, bodyLimit, { chunk, end: () => parser.end(), fail });
+  }
   return { abort: fail };
 }
 

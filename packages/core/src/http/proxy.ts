@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { TernTypeError } from '../errors';
 
 /**
@@ -44,10 +45,13 @@ export function checkProxyHeaders(option: unknown): ProxyHeaders {
   throw new TernTypeError('TERN_INVALID_ARGUMENT', `proxyHeaders must be 'x-forwarded' or 'forwarded', got ${typeof option === 'string' ? `'${option}'` : option === null ? 'null' : `a ${typeof option}`}.`);
 }
 
-/** A forwarded protocol worth believing: a scheme name (RFC 3986), lower-cased. */
+/**
+ * A forwarded protocol worth believing: `http` or `https`, lower-cased. An HTTP request arrived
+ * over one of them; anything else (`javascript`, `ws`) would only mislead code building URLs.
+ */
 export function validProtocol(value: string | undefined): string | undefined {
   const lower = value?.toLowerCase();
-  return lower !== undefined && /^[a-z][a-z0-9+.-]*$/.test(lower) ? lower : undefined;
+  return lower === 'http' || lower === 'https' ? lower : undefined;
 }
 
 /** A forwarded host worth believing: nothing that would change a URL built from it. */
@@ -106,7 +110,9 @@ export class ForwardedView implements ProxyView {
     private readonly raw: IncomingMessage,
     private readonly trust: TrustFunction,
   ) {
-    this.chain = loadProxyAddr().all(raw, trust);
+    // An entry that is no IP address (`unknown`, `<script>`) names no hop to trust: the walk
+    // ends there, and `ip` below refuses to hand it out, as for `Forwarded`.
+    this.chain = loadProxyAddr().all(raw, (address, hop) => address !== undefined && isIP(address) !== 0 && trust(address, hop));
   }
 
   /** The socket's peer is a trusted proxy (the chain went past it, or it sent no X-Forwarded-For). */
@@ -114,8 +120,10 @@ export class ForwardedView implements ProxyView {
     return this.chain.length > 1 || this.trust(this.chain[0], 0);
   }
 
+  /** The client's address; undefined when the entry that names it is no IP address. */
   get ip(): string | undefined {
-    return this.chain[this.chain.length - 1];
+    const address = this.chain[this.chain.length - 1];
+    return address !== undefined && isIP(address) !== 0 ? address : undefined;
   }
 
   /** The protocol the trusted peer says the request came with; undefined when it does not say. */

@@ -65,7 +65,11 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   user?: unknown;
   /** The validated model instance when the route declares a `requestModel` (or `@Body()` class). */
   body?: unknown;
-  /** The route that matched, or undefined when none did; app middleware sees it too. */
+  /**
+   * The route that matched, or undefined when none did; app middleware sees it too. When the
+   * method and path name a route but a converter refused a value, it is that route (so guards
+   * answer first), and the request ends in the 422.
+   */
   route?: MatchedRoute;
 
   private stateBag?: Record<string, unknown>;

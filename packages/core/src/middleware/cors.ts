@@ -15,7 +15,7 @@ export type CorsOriginFunction = (origin: string, req: TernRequest) => boolean |
 
 /**
  * Which origins may read the answers: `'*'` (anyone, the default), one exact origin, a list of
- * exact origins and patterns, a pattern, a function, `true` (echo any request's origin) or
+ * exact origins and patterns, a pattern, a function, `true` (echo any request's origin but `null`) or
  * `false` (the middleware does nothing).
  *
  * @example
@@ -128,7 +128,7 @@ export function cors(options: CorsOptions = {}): Middleware {
 /** `null` when `origin: false` turns the middleware off. */
 function originPolicy(origin: CorsOrigin, credentials: boolean): OriginPolicy | null {
   if (origin === false) return null;
-  if (origin === true) return { variesByOrigin: true, resolve: (requestOrigin) => requestOrigin ?? null };
+  if (origin === true) return { variesByOrigin: true, resolve: (requestOrigin) => (requestOrigin !== undefined && !isOpaque(requestOrigin) ? requestOrigin : null) };
   if (typeof origin === 'function') {
     return {
       variesByOrigin: true,
@@ -144,7 +144,8 @@ function originPolicy(origin: CorsOrigin, credentials: boolean): OriginPolicy | 
     if (credentials) {
       throw invalid(
         "credentials: true cannot be combined with origin '*': browsers refuse credentialed answers to any origin. " +
-          'List the allowed origins, or use origin: true to echo each request\'s origin.',
+          'List the origins allowed to send credentials (or decide each with a function). ' +
+          'Do not switch to origin: true: it lets every site read the answers with your users\' cookies.',
       );
     }
     return { variesByOrigin: false, resolve: () => '*' };
@@ -162,15 +163,25 @@ function originPolicy(origin: CorsOrigin, credentials: boolean): OriginPolicy | 
   };
 }
 
+/**
+ * `Origin: null` is sent by sandboxed iframes, `data:` and `file:` pages and some redirects: any
+ * site can produce it. It is echoed only where the string `'null'` itself is listed or returned,
+ * never because `true`, a pattern or a function's `true` let every origin through.
+ */
+function isOpaque(origin: string): boolean {
+  return origin === 'null';
+}
+
 function matches(entry: string | RegExp, origin: string): boolean {
   if (typeof entry === 'string') return entry === origin;
+  if (isOpaque(origin)) return false;
   // A global or sticky pattern remembers where it last matched; start every test afresh.
   entry.lastIndex = 0;
   return entry.test(origin);
 }
 
 function fromDecision(decision: boolean | string, requestOrigin: string): string | null {
-  if (decision === true) return requestOrigin;
+  if (decision === true) return isOpaque(requestOrigin) ? null : requestOrigin;
   if (typeof decision === 'string' && decision !== '') return decision;
   return null;
 }

@@ -4,6 +4,7 @@
  * terminal step; for no route, app middleware around the routing error), turn a failure into an
  * answer through the exception handlers, hand the response to the writer.
  */
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MakeConfig } from '../config';
 import { HTTPException } from '../errors';
@@ -13,7 +14,7 @@ import { TernRequest } from '../http/request';
 import { TernResponse } from '../http/response';
 import { writeResponse } from '../http/write';
 import type { StreamContext } from '../http/write-stream';
-import type { RouteTable } from '../routing/table';
+import type { Lookup, RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import type { ExceptionHandlers } from './exceptions';
@@ -30,6 +31,17 @@ const rejectWithRoutingError: Step = (req) => Promise.reject(routingErrors.get(r
 /** `trailingSlash: 'redirect'`: where a request that missed by its slash is sent, answered after app middleware. */
 const slashRedirects = new WeakMap<TernRequest, string>();
 const redirectToOtherSlash: Step = (req, res) => Promise.resolve(res.redirect(slashRedirects.get(req) as string, 308));
+
+/**
+ * The signal that ends open event streams when the app closes. Every open stream listens to
+ * it (and stops listening when it ends), so more than 10 listeners is normal here, not a leak:
+ * Node's MaxListenersExceededWarning would be a false alarm in production logs.
+ */
+function closingController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 export class RequestPipeline {
   /** App middleware around the routing error, for requests no route serves. */
@@ -61,7 +73,7 @@ export class RequestPipeline {
     this.flashKey = flashKey(config);
     const exceptionsRef = exceptions;
     this.streams = {
-      controller: new AbortController(),
+      controller: closingController(),
       report: (err, req) => exceptionsRef.report(err, req),
       get closing() {
         return this.controller.signal;
@@ -72,7 +84,7 @@ export class RequestPipeline {
   /** Ends the event streams open now (the app is closing); later ones get a fresh signal. */
   endStreams(): void {
     const { controller } = this.streams;
-    this.streams.controller = new AbortController();
+    this.streams.controller = closingController();
     controller.abort();
   }
 
@@ -82,7 +94,7 @@ export class RequestPipeline {
     const res = new TernResponse(rawRes);
     req.rawResponse = rawRes;
     if (this.observe !== undefined) this.observe(req, res);
-    let found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
+    let found: Lookup<ServedRoute> = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
     let pending: Promise<TernResponse> | undefined;
     if (found.error?.status === 404 && this.trailingSlash !== 'strict') {
       const other = otherSlashForm(path);
@@ -100,6 +112,9 @@ export class RequestPipeline {
         req.pathParams = found.params;
         pending = found.route.dispatch(req, res);
       } else {
+        // Only converters refused the value: app middleware sees the route the request names, so
+        // authentication (enforceSecurity, guards by req.route) answers before the 422 does.
+        if (found.target) req.route = found.target.info;
         routingErrors.set(req, found.error);
         pending = this.unmatched(req, res);
       }
@@ -122,8 +137,20 @@ export class RequestPipeline {
     this.send(req.raw, response.raw, response);
   }
 
-  /** Answers a failed chain through the exception handlers, unless the answer already started. */
-  private fail(req: TernRequest, res: TernResponse, err: unknown): void {
+  /**
+   * Answers a failed chain through the exception handlers, unless the answer already started.
+   * Runs in a promise callback: anything it throws would be an unhandled rejection, which ends
+   * the process, so nothing may escape it, whatever the handler threw.
+   */
+  private fail(req: TernRequest, res: TernResponse, thrown: unknown): void {
+    try {
+      this.answerFailure(req, res, inspectable(thrown));
+    } catch (err) {
+      this.abandon(req.raw, res.raw, err);
+    }
+  }
+
+  private answerFailure(req: TernRequest, res: TernResponse, err: unknown): void {
     // The client left (or the close timeout cut it) and the handler gave up through req.signal:
     // nobody is there to answer and nothing went wrong.
     if (res.raw.destroyed && isAbortOf(req.signal, err)) return;
@@ -161,6 +188,20 @@ export class RequestPipeline {
     }
     rawRes.statusCode = 500;
     rawRes.end();
+  }
+}
+
+/**
+ * The thrown value, or an Error in its place when it cannot be looked at: a revoked Proxy throws
+ * on `instanceof` and on every property read, and each step of the failure path (exception
+ * handlers by class, the problem body, the logger) looks.
+ */
+function inspectable(thrown: unknown): unknown {
+  try {
+    if ((typeof thrown === 'object' && thrown !== null) || typeof thrown === 'function') void (Object.getPrototypeOf(thrown) as unknown);
+    return thrown;
+  } catch {
+    return new TypeError('The handler threw a value that cannot be inspected (a revoked Proxy?).');
   }
 }
 

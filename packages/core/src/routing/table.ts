@@ -10,7 +10,7 @@ import { createMatcher, type Matcher } from './matcher';
 /** What a request's lookup found: a route with its converted params, or the error to answer. */
 export type Lookup<R extends CompiledRoute = CompiledRoute> =
   | { route: R; params: Record<string, unknown>; error?: undefined }
-  | { route?: undefined; params?: undefined; error: HTTPException };
+  | { route?: undefined; params?: undefined; error: HTTPException; target?: R };
 
 interface TableOptions {
   /** The longest decoded path parameter accepted (longer is a 414). */
@@ -98,7 +98,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
     }
     if (!hit) return { error: this.missError(method, path) };
     const candidates = hit.store;
-    let firstFailure: { param: string; message: string } | undefined;
+    let firstFailure: { param: string; message: string; route: R } | undefined;
     const reasons: string[] = [];
     for (let c = 0; c < candidates.length; c++) {
       const route = candidates[c];
@@ -107,10 +107,10 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       if (outcome === NO_MATCH) return { error: this.missError(method, path) };
       if ('params' in outcome) return { route, params: outcome.params };
       if ('error' in outcome) return outcome;
-      firstFailure ??= outcome;
+      firstFailure ??= { ...outcome, route };
       reasons.push(`${route.source}: ${outcome.message}`);
     }
-    const failure = firstFailure as { param: string; message: string };
+    const failure = firstFailure as { param: string; message: string; route: R };
     // On a page, a value its converter refuses names a page that does not exist: the site's 404.
     if (candidates.every(isPageRoute)) return { error: this.missError(method, path) };
     return {
@@ -118,6 +118,9 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
         errors: [{ path: failure.param, message: failure.message }],
         debugReasons: this.options.debug ? reasons : undefined,
       }),
+      // The request names this route (method and path shape) but its value is refused: guards
+      // of the route (enforceSecurity) must decide before the 422 tells what the route expects.
+      target: failure.route,
     };
   }
 

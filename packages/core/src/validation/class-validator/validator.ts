@@ -29,7 +29,7 @@ import { NEEDS_FALLBACK, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 export function compileValidator<T extends object>(model: ModelClass<T>, options: CompileOptions | undefined, engine: Engine): ModelValidator<T> {
   const resolved = resolveOptions(options);
   const plan = planFor(model);
-  const fallback = compileFallback(model, resolved, { keep: plan.keysIndependent ? plan.known : undefined });
+  const fallback = compileFallback(model, resolved, { keep: plan.keysIndependent ? plan.known : undefined, plan });
   const reasons = [...new Set(nativeReasons(plan))];
   if (reasons.length > 0) return withFacts(fallback, false, reasons);
 
