@@ -19,6 +19,7 @@ import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
+import { setUpLogging } from './logging/setup';
 import { ExceptionHandlers } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
@@ -53,9 +54,11 @@ export function appParts(options: TernAppOptions): AppParts {
   const config = options.config ?? new MakeConfig();
   const openapiConfig = new OpenAPIConfig(options.openapi);
   const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
-  const exceptions = new ExceptionHandlers(options.logger ?? console, config.debug);
+  const logging = setUpLogging(options.logger, options.requestIdHeader, options.log);
+  const exceptions = new ExceptionHandlers(logging.failures, config.debug);
   return {
     config,
+    logging,
     openapiConfig,
     modelCompiler,
     exceptions,

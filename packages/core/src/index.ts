@@ -78,6 +78,8 @@ export type { CompressOptions, ContentCoding } from './middleware/compress';
 export { serveStatic } from './middleware/serve-static';
 export type { ServeStaticOptions } from './middleware/serve-static';
 export type { ExceptionHandler, ErrorLogger } from './pipeline/exceptions';
+export type { TernLogger, LogLevel, LogMethod, LogOptions } from './logging/logger';
+export { REQUEST_TRACING_CHANNEL, type RequestTraceContext } from './pipeline/tracing';
 export type { ResponseHook, ResponseInfo } from './pipeline/observe';
 
 // Errors

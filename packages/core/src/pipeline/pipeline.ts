@@ -18,8 +18,10 @@ import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import type { ExceptionHandlers } from './exceptions';
 import type { responseObserver } from './observe';
+import type { requestIdentity } from './request-identity';
 import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
+import { traceStep, tracingRequested } from './tracing';
 
 /** Routing errors found before app middleware runs, answered after it (so it can still act). */
 const routingErrors = new WeakMap<TernRequest, HTTPException>();
@@ -34,6 +36,8 @@ export class RequestPipeline {
   requestClass: typeof TernRequest = TernRequest;
   /** Set at ready only when `onResponse` hooks exist: apps without them never call anything. */
   observe?: ReturnType<typeof responseObserver>;
+  /** Set at ready only when the app uses request ids or a structured logger. */
+  identify?: ReturnType<typeof requestIdentity>;
   /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
   private readonly streams: StreamContext & { controller: AbortController };
 
@@ -67,19 +71,22 @@ export class RequestPipeline {
     const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
     req.rawResponse = rawRes;
+    if (this.identify !== undefined) this.identify(req, res);
     if (this.observe !== undefined) this.observe(req, res);
     const found = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
-    let pending: Promise<TernResponse>;
+    let step: Step;
     if (found.route) {
       req.route = found.route.info;
       req.pathParams = found.params;
-      pending = found.route.dispatch(req, res);
+      step = found.route.dispatch;
     } else {
       routingErrors.set(req, found.error);
-      pending = this.unmatched(req, res);
+      step = this.unmatched;
     }
+    // diagnostics_channel subscribers (APM agents, OpenTelemetry) can come and go at any time.
+    const pending = tracingRequested() ? traceStep(step, req, res) : step(req, res);
     pending.then(
-      (response) => this.send(rawReq, rawRes, response),
+      (response) => this.send(req, rawRes, response),
       (err) => this.fail(req, res, err),
     );
   }
@@ -92,22 +99,22 @@ export class RequestPipeline {
     if (res.raw.headersSent) {
       // A handler (or a mounted app, or a stream) wrote on the raw response, then failed: no
       // error status can follow the bytes sent, and a body cut off half-way must not look complete.
-      if (!(err instanceof HTTPException)) this.exceptions.report(err, req.raw);
+      if (!(err instanceof HTTPException)) this.exceptions.report(err, req);
       if (!res.raw.writableEnded) res.raw.destroy();
       return;
     }
     this.exceptions.handle(req, res, err).then(
-      (response) => this.send(req.raw, res.raw, response),
-      (fatal) => this.abandon(req.raw, res.raw, fatal),
+      (response) => this.send(req, res.raw, response),
+      (fatal) => this.abandon(req, res.raw, fatal),
     );
   }
 
   /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
-  private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
+  private send(req: TernRequest, rawRes: ServerResponse, response: TernResponse): void {
     try {
       writeResponse(rawRes, response, this.closing, this.streams);
     } catch (err) {
-      this.abandon(rawReq, rawRes, err);
+      this.abandon(req, rawRes, err);
     }
   }
 
@@ -115,8 +122,8 @@ export class RequestPipeline {
    * The last resort when even error handling failed: an empty 500, and the process lives on. A
    * response already under way is cut (the client sees a failure, not a complete-looking body).
    */
-  private abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
-    this.exceptions.report(err, rawReq);
+  private abandon(req: TernRequest, rawRes: ServerResponse, err: unknown): void {
+    this.exceptions.report(err, req);
     if (rawRes.headersSent) {
       if (!rawRes.writableEnded) rawRes.destroy();
       return;

@@ -44,6 +44,7 @@ const compiledByInfo = new WeakMap<RouteInfo, CompiledRoute>();
 export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
+    template: routeTemplate(route.rawPath),
     methods: route.methods,
     name: route.name,
     tags: route.tags,
@@ -59,6 +60,11 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
         ? Object.freeze({ name: route.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
         : undefined,
   });
+}
+
+/** `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path. */
+function routeTemplate(rawPath: string): string {
+  return rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}');
 }
 
 export function linkInfo(route: CompiledRoute): CompiledRoute {
