@@ -31,7 +31,7 @@ function appWith(options: TernAppOptions): TernApp {
     throw new Error('database is down');
   });
   app.get('/teapot', async () => {
-    throw new HTTPException(418, { detail: 'short and stout' });
+    throw new HTTPException(418, 'short and stout');
   });
   return app;
 }

@@ -81,7 +81,7 @@ describe('tern.request tracing events', () => {
       await new Promise((resolve) => setImmediate(resolve));
       return { traceId: store.getStore()?.traceId ?? null };
     });
-    const start = diagnostics_channel.channel(`tracing:${REQUEST_TRACING_CHANNEL}:start`) as diagnostics_channel.Channel<RequestTraceContext>;
+    const start = diagnostics_channel.channel(`tracing:${REQUEST_TRACING_CHANNEL}:start`) as diagnostics_channel.Channel<{ traceId: string }, RequestTraceContext>;
     start.bindStore(store, (ctx) => ({ traceId: `t-${ctx.route?.template}` }));
     try {
       expect((await app.inject('/ctx')).json()).toEqual({ traceId: 't-/ctx' });
