@@ -3,6 +3,7 @@
  * request id, `req.log`, levels, redaction, and `logger: true`.
  */
 import pino from 'pino';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HTTPException, TernApp, type TernAppOptions, type TernLogger } from '@tern/core';
 
@@ -114,6 +115,21 @@ describe('failures', () => {
     expect(completed(lines)[0]).toMatchObject({ reqId: id, statusCode: 500 });
     // The client learns the id, never the message.
     expect(response.json()).toEqual(expect.objectContaining({ status: 500, requestId: id, detail: 'Internal Server Error' }));
+  });
+
+  it('of a stream body breaking after the chain ended carry the request id too', async () => {
+    const { logger, lines } = memoryLogger();
+    const app = new TernApp({ logger });
+    app.get('/export', async (req, res) => {
+      const source = new Readable({ read() {} });
+      source.push('first rows\n');
+      setTimeout(() => source.destroy(new Error('disk read failed')), 10);
+      return res.stream(source, 'text/csv');
+    });
+    // The connection is cut mid-body: inject may reject, which is what a client sees.
+    await app.inject({ url: '/export', headers: { 'x-request-id': 'export-1' } }).catch(() => undefined);
+    await until(() => lines.some((line) => line.msg === 'request failed'));
+    expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({ reqId: 'export-1', err: { message: 'disk read failed' } });
   });
 
   it('answered on purpose (HTTPException) are not failures', async () => {

@@ -1,4 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Where the pipeline also leaves the id on Node's request, for failures reported with that alone
+ * (a stream body breaking after the chain ended). Set only by apps that use ids.
+ */
+const REQUEST_ID = Symbol('tern.requestId');
+
+/** Leaves `id` on Node's request (see REQUEST_ID). */
+export function tagRequestId(raw: IncomingMessage, id: string): void {
+  (raw as IncomingMessage & { [REQUEST_ID]?: string })[REQUEST_ID] = id;
+}
+
+/** The id `tagRequestId` left on Node's request, if any. */
+export function taggedRequestId(raw: IncomingMessage): string | undefined {
+  return (raw as IncomingMessage & { [REQUEST_ID]?: string })[REQUEST_ID];
+}
 
 /**
  * What an incoming request id may look like: 1 to 128 characters of letters, digits and

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPException, TernRangeError, TernTypeError } from '../errors';
 import { TernRequest } from '../http/request';
+import { taggedRequestId } from '../http/request-id';
 import { isStructuredLogger, type TernLogger } from '../logging/logger';
 import type { TernResponse } from '../http/response';
 import type { HandlerResult } from '../routing/types';
@@ -110,7 +111,7 @@ export class ExceptionHandlers {
     if (req instanceof TernRequest) {
       logger.error({ reqId: req.id, method: req.method, route: req.route?.template, path: req.path, err }, 'request failed');
     } else {
-      logger.error({ method: req.method, err }, 'request failed');
+      logger.error({ reqId: taggedRequestId(req), method: req.method, err }, 'request failed');
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TernRequest } from '../http/request';
-import { requestIdFrom } from '../http/request-id';
+import { requestIdFrom, tagRequestId } from '../http/request-id';
 import type { TernResponse } from '../http/response';
 import type { TernLogger } from '../logging/logger';
 
@@ -14,14 +14,13 @@ import type { TernLogger } from '../logging/logger';
  */
 export function requestIdentity(header: string | false, logger: TernLogger | undefined) {
   return (req: TernRequest, res: TernResponse): void => {
-    if (header === false) {
-      req.requestId = randomUUID();
-    } else {
-      const id = requestIdFrom(req.raw.headers[header]);
-      req.requestId = id;
-      // Set first, so every answer carries it: errors, 404s, exception handlers' answers.
-      res.headers[header] = id;
-    }
-    if (logger !== undefined) req.logParent = logger;
+    const id = header === false ? randomUUID() : requestIdFrom(req.raw.headers[header]);
+    req.requestId = id;
+    // Set first, so every answer carries it: errors, 404s, exception handlers' answers.
+    if (header !== false) res.headers[header] = id;
+    if (logger === undefined) return;
+    req.logParent = logger;
+    // A stream failing after the chain is reported with Node's request only: it carries the id too.
+    tagRequestId(req.raw, id);
   };
 }
