@@ -3,7 +3,7 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup,users,file] [--servers a,b]
+ *                          [--only hello,route,body,mw,controller,startup,users,file,log] [--servers a,b]
  *                          [--quick] [--no-pin] [--startup-routes 1000] [--controller-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
@@ -34,7 +34,7 @@ import {
   summariseStartup,
   toMarkdown,
 } from './harness/report';
-import { LOAD_SCENARIOS, LoadScenario, ReportId, SCENARIO_ALIASES, ScenarioId } from './harness/scenarios';
+import { LOAD_SCENARIOS, LoadScenario, ReportId, SCENARIO_ALIASES, SCENARIO_SERVERS, ScenarioId } from './harness/scenarios';
 import { DEFAULT_FILLERS, SCENARIO_ROUTES } from './shared/routes';
 
 const HOST = '127.0.0.1';
@@ -46,8 +46,8 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file (or 1-8)
-  --servers <list>     ${ALL_SERVERS.join(',')}
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log (or 1-9)
+  --servers <list>     ${Object.keys(SERVER_MODULES).join(',')}
   --startup-routes <n> routes registered in the startup scenario (default 1000)
   --controller-rounds <n>
                        extra rounds of tern and tern-controller alone, back to back, per load
@@ -112,7 +112,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'file', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'file', 'log', 'controller', 'startup'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {
@@ -134,7 +134,8 @@ function parseOptions(argv: string[]): Options {
   if (!servers && !selected.includes('startup') && chosen.length > 0 && chosen.every((s) => s.servers)) {
     servers = [...new Set(chosen.flatMap((s) => s.servers ?? []))];
   }
-  servers ??= ALL_SERVERS;
+  // Scenario 9's logging servers join a default run that includes it.
+  servers ??= [...ALL_SERVERS, ...Object.keys(SCENARIO_SERVERS).filter((name) => loadIds.includes(SCENARIO_SERVERS[name]!))];
   for (const s of servers) {
     if (!SERVER_MODULES[s]) throw new Error(`--servers: unknown server "${s}" (known: ${ALL_SERVERS.join(', ')})`);
   }
@@ -237,6 +238,8 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       const servers: string[] = [];
       for (const [server, { port }] of children) {
         if (scenario.servers && !scenario.servers.includes(server)) continue;
+        const only = SCENARIO_SERVERS[server];
+        if (only !== undefined && only !== scenario.id) continue;
         try {
           await checkScenario(scenario.id, port, HOST, DEFAULT_FILLERS);
           servers.push(server);

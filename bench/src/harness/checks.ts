@@ -123,6 +123,12 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       expect(r.headers['x-mw-3'] === '3', `GET /mw: x-mw-3 header is ${r.headers['x-mw-3']}`);
       return;
     }
+    case 'log': {
+      // The hello answer, from the logging servers; Tern's also carries the request id it logged.
+      const r = await request(port, host, 'GET', '/');
+      expectJson(r, 200, { hello: 'world' }, 'GET / (logger on)');
+      return;
+    }
     case 'file': {
       const r = await request(port, host, 'GET', STATIC_URL);
       expect(r.status === 200, `GET ${STATIC_URL}: status ${r.status}, expected 200`);

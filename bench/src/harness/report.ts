@@ -228,6 +228,18 @@ export function evaluateTargets(load: LoadSummary[], controller: ControllerCompa
       status: !Number.isFinite(rps) || !Number.isFinite(cpu) || !Number.isFinite(vsN) ? 'n/a' : rps >= 1.0 && cpu <= 1.0 && vsN >= 5 ? 'PASS' : 'FAIL',
     });
   }
+  {
+    // Both servers log every request with pino; Fastify writes two lines to Tern's one, as shipped.
+    const t = find(load, 'log', 'tern-log');
+    const f = find(load, 'log', 'fastify-log');
+    const rps = ratio(t?.rps, f?.rps);
+    const cpu = ratio(t?.cpuUsPerReq, f?.cpuUsPerReq);
+    out.push({
+      target: '9. log: with a pino logger on, Tern ≤ 1.0× Fastify CPU/request',
+      measured: `${fmtRatio(cpu)} CPU/req, ${fmtRatio(rps)} req/s`,
+      status: !Number.isFinite(cpu) ? 'n/a' : cpu <= 1.0 ? 'PASS' : 'FAIL',
+    });
+  }
   for (const server of ['tern', 'tern-controller']) {
     const s = startup.find((x) => x.server === server);
     out.push({

@@ -3,7 +3,7 @@ import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'file';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'file' | 'log';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -52,7 +52,21 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: STATIC_URL,
     servers: ['node', 'fastify', 'tern'],
   },
+  {
+    id: 'log',
+    number: 9,
+    title: 'GET / → {"hello":"world"} with a pino logger on, lines to /dev/null (Fastify: its 2 lines per request; Tern: 1, plus an echoed request id)',
+    method: 'GET',
+    path: '/',
+    servers: ['fastify-log', 'tern-log'],
+  },
 ];
+
+/**
+ * Servers that exist for one scenario only (the same app with a logger on): started only when
+ * that scenario runs, and measured in it alone.
+ */
+export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log' };
 
 /** Names accepted by --only, numbers included (1–8). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
@@ -76,4 +90,7 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '8': 'file',
   file: 'file',
   static: 'file',
+  '9': 'log',
+  log: 'log',
+  logging: 'log',
 };

@@ -6,13 +6,13 @@
  * the users, as Tern's declared response model does (see docs/performance.md).
  */
 import fastifyStatic from '@fastify/static';
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { itemSchema } from '../shared/item-schema';
 import { MW_USER, SLUG_PATTERN } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
 import { staticRoot } from '../shared/static-file';
 import { USERS_PATH, makeUsers, usersResponseSchema } from '../shared/users';
-import type { ServerOptions, StartServer } from './types';
+import type { RunningServer, ServerOptions, StartServer } from './types';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,8 +29,9 @@ const routeParamsSchema = {
   },
 } as const;
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const app = Fastify({ logger: false });
+/** Fastify with the bench's routes; `fastifyOptions` (a logger for scenario 9) over `{ logger: false }`. */
+export async function startFastify(options: ServerOptions, fastifyOptions: FastifyServerOptions = {}): Promise<RunningServer> {
+  const app = Fastify({ logger: false, ...fastifyOptions });
   app.decorateRequest('user', null);
 
   const [before, after] = splitFillers(options.fillers);
@@ -85,4 +86,6 @@ export const start: StartServer = async (options: ServerOptions) => {
 
   await app.listen({ port: options.port, host: options.host });
   return { close: () => app.close() };
-};
+}
+
+export const start: StartServer = (options) => startFastify(options);

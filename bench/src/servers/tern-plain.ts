@@ -3,17 +3,18 @@
  * The body is validated by the class-validator model of shared/item-dto.ts (`requestModel`).
  */
 import 'reflect-metadata';
-import { TernApp } from '@tern/core';
+import { TernApp, type TernAppOptions } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
 import { staticRoot } from '../shared/static-file';
 import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
-import type { ServerOptions, StartServer } from './types';
+import type { RunningServer, ServerOptions, StartServer } from './types';
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const app = new TernApp();
+/** Tern with the bench's routes; `appOptions` (a logger for scenario 9) as given, defaults otherwise. */
+export async function startTern(options: ServerOptions, appOptions: TernAppOptions = {}): Promise<RunningServer> {
+  const app = new TernApp(appOptions);
 
   const [before, after] = splitFillers(options.fillers);
   const addFillers = (routes: FillerRoute[]) => {
@@ -50,4 +51,6 @@ export const start: StartServer = async (options: ServerOptions) => {
 
   await app.listen({ port: options.port, host: options.host });
   return { close: () => app.close() };
-};
+}
+
+export const start: StartServer = (options) => startTern(options);

@@ -21,6 +21,7 @@ import { checkProxyHeaders, compileTrustProxy } from './http/proxy';
 import { OpenAPIConfig } from './openapi/config';
 import { openapiDeclarations } from './openapi/routes';
 import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
+import { setUpLogging } from './logging/setup';
 import { ExceptionHandlers } from './pipeline/exceptions';
 import { checkErrorPages } from './pipeline/error-pages';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
@@ -63,12 +64,14 @@ export function appParts(options: TernAppOptions): AppParts {
   const config = options.config ?? new MakeConfig();
   const openapiConfig = new OpenAPIConfig(options.openapi);
   const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
-  const exceptions = new ExceptionHandlers(options.logger ?? console, config.debug);
+  const logging = setUpLogging(options.logger, options.requestIdHeader, options.log);
+  const exceptions = new ExceptionHandlers(logging.failures, config.debug);
   exceptions.errorPages = checkErrorPages(options.errorPages);
   return {
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     config,
     prefix: checkPrefix(options.prefix),
+    logging,
     openapiConfig,
     modelCompiler,
     exceptions,

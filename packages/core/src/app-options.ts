@@ -2,6 +2,7 @@ import type { MakeConfig, ServerTimeouts } from './config';
 import type { ControllerResolver } from './controllers/scanner';
 import type { ProxyHeaders, TrustProxy } from './http/proxy';
 import type { OpenAPIOptions } from './openapi/config';
+import type { LogOptions, TernLogger } from './logging/logger';
 import type { ErrorLogger } from './pipeline/exceptions';
 import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
@@ -22,8 +23,25 @@ export interface TernAppOptions {
   prefix?: string;
   /** OpenAPI document and docs pages; see OpenAPIOptions. */
   openapi?: OpenAPIOptions;
-  /** Where unexpected errors (500s) are reported; `false` silences them. Default `console`. */
-  logger?: ErrorLogger;
+  /**
+   * A pino-compatible logger (or `true` for a default pino, which must then be installed): one
+   * structured line per completed request, failures with the same request id, `req.log`. Or a
+   * console-shaped `{ error }` that gets failures (500s) only; `false` silences them. Default
+   * `console`, failures only. See docs/observability.md.
+   *
+   * @example
+   * import pino from 'pino';
+   * new TernApp({ logger: pino(), log: { redact: ['body.password'] } });
+   */
+  logger?: ErrorLogger | TernLogger | true;
+  /** What Tern writes to a structured `logger`: the per-request line's level (or `false`), the level, redacted paths. */
+  log?: LogOptions;
+  /**
+   * The header a request id is read from (when sane: 1–128 letters, digits or `-_.:/+=@`) and
+   * echoed on; default `X-Request-Id`. Setting it (or giving a structured `logger`) makes every
+   * request carry an id; `false` never reads one from the client and echoes none.
+   */
+  requestIdHeader?: string | false;
   /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */
   server?: ServerTimeouts;
   /**

@@ -90,6 +90,8 @@ export type { TrailingSlash } from './pipeline/trailing-slash';
 export type { FormErrorContext } from './pipeline/form-template';
 export type { ServeStaticOptions } from './middleware/serve-static';
 export type { ExceptionHandler, ErrorLogger } from './pipeline/exceptions';
+export type { TernLogger, LogLevel, LogMethod, LogOptions } from './logging/logger';
+export { REQUEST_TRACING_CHANNEL, type RequestTraceContext } from './pipeline/tracing';
 export type { ResponseHook, ResponseInfo } from './pipeline/observe';
 
 // Errors

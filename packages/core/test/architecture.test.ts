@@ -15,6 +15,7 @@ const LAYERS: Record<string, number> = {
   structs: 0,
   config: 1,
   converters: 1,
+  logging: 1,
   http: 2,
   validation: 2,
   routing: 3,

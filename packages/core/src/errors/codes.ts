@@ -106,6 +106,7 @@ const table = {
   TERN_TEMPLATE_DIR_NOT_FOUND: { kind: 'startup', meaning: "configureTemplates' templateDir is not a directory." },
   TERN_DUPLICATE_LIBRARY: { kind: 'startup', meaning: 'Tern and the app load different copies of class-validator or class-transformer.' },
   TERN_EMPTY_MODEL: { kind: 'startup', meaning: 'A request model has no property its model compiler accepts, e.g. no class-validator rule (with strictModels on).' },
+  TERN_LOGGER_UNAVAILABLE: { kind: 'startup', meaning: "new TernApp({ logger: true }) cannot load pino (an optional peer): install it or pass a logger." },
 
   // Thrown while serving a request (TernError, answered 500).
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },

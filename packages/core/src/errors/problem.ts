@@ -16,6 +16,8 @@ export interface ProblemDetails {
   reasons?: string[];
   /** Debug mode only, 500s. */
   stack?: string;
+  /** The request's id (`req.id`), when the app uses ids: what a client quotes in a bug report. */
+  requestId?: string;
 }
 
 /**

@@ -11,6 +11,12 @@
 export interface MatchedRoute {
   /** The full declared pattern, every prefix composed, e.g. `/api/v1/users/{id:int}`. */
   readonly rawPath: string;
+  /**
+   * The pattern as the OpenAPI document writes it, converters left out (`/api/v1/users/{id}`):
+   * the route label of Tern's log lines, traces (`http.route`) and metrics. One value per route,
+   * whatever clients send.
+   */
+  readonly template: string;
   readonly methods: readonly string[];
   /** Full name, dotted with the names of the routers around it. */
   readonly name?: string;

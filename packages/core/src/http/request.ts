@@ -14,6 +14,8 @@ import { readMultipart, type MultipartBody } from './multipart';
 import type { MultipartOptions } from './multipart-limits';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
+import { silentLogger, type TernLogger } from '../logging/logger';
+import { requestIdFrom } from './request-id';
 
 /** Case-insensitive read access to request headers. */
 export interface RequestHeaders {
@@ -89,6 +91,18 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   declare flashState?: { messages: FlashMessage[]; hadCookie: boolean };
   /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
   private bodyReads?: BodyReads;
+  /**
+   * The request id: set by the pipeline when the app uses ids (a structured logger or
+   * `requestIdHeader`), else made on first read. Declared, not initialised, like `rawResponse`.
+   * @internal
+   */
+  declare requestId?: string;
+  /**
+   * The logger `req.log` is a child of (set by the pipeline when the app has a structured logger).
+   * @internal
+   */
+  declare logParent?: TernLogger;
+  private declare childLog?: TernLogger;
 
   constructor(
     readonly raw: IncomingMessage,
@@ -183,6 +197,33 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   get signal(): AbortSignal {
     return (this.abortSignal ??= responseSignal(this.rawResponse));
+  }
+
+  /**
+   * The request's id: the sane value of the app's `requestIdHeader` (default `X-Request-Id`) or a
+   * generated UUID. With a logger (or `requestIdHeader` set) it is echoed on the response, carried
+   * by problem+json answers and by every log line of the request.
+   *
+   * @example
+   * app.get('/jobs', async (req) => ({ queued: await queue.add({ requestId: req.id }) }));
+   */
+  get id(): string {
+    return (this.requestId ??= requestIdFrom(this.raw.headers['x-request-id']));
+  }
+
+  /**
+   * A child of the app's logger whose lines carry `reqId`; made on first read. Without a
+   * structured logger it drops every line, so handler code can always log.
+   *
+   * @example
+   * app.get('/orders/{id:int}', async (req, res, { id }) => {
+   *   req.log.info({ orderId: id }, 'loading order');
+   *   return orders.get(id);
+   * });
+   */
+  get log(): TernLogger {
+    if (this.childLog !== undefined) return this.childLog;
+    return (this.childLog = this.logParent === undefined ? silentLogger : this.logParent.child({ reqId: this.id }));
   }
 
   /**

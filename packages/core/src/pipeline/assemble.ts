@@ -10,8 +10,11 @@ import { RouteTable } from '../routing/table';
 import type { Middleware } from '../routing/types';
 import { findDuplicateLibraries } from '../validation/duplicates';
 import type { ModelCompiler } from '../validation/model-compiler';
+import type { LoggingSetup } from '../logging/setup';
 import type { ExceptionHandlers } from './exceptions';
 import { responseObserver, type ResponseHook } from './observe';
+import { requestIdentity } from './request-identity';
+import { requestLogHook } from './request-log';
 import { RequestPipeline } from './pipeline';
 import { largestBodyLimit, serveRoutes, type ServedRoute } from './serve';
 import type { TrailingSlash } from './trailing-slash';
@@ -30,6 +33,8 @@ export interface ServingOptions {
   responseHooks: readonly ResponseHook[];
   /** `new TernApp({ trailingSlash })` (default `'strict'`). */
   trailingSlash?: TrailingSlash;
+  /** Request ids, `req.log` and the per-request line (`logging/setup.ts`). */
+  logging?: LoggingSetup;
 }
 
 export interface Serving {
@@ -58,8 +63,12 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   const pages = new WeakSet<MatchedRoute>(served.filter(isPageRoute).map((route) => route.info));
   exceptions.isPage = (route) => pages.has(route);
   if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy, options.proxyHeaders);
-  if (options.responseHooks.length > 0) {
-    pipeline.observe = responseObserver(options.responseHooks, (err) => exceptions.reportFailure('an onResponse hook', err));
+  const { ids, structured, requestLine } = options.logging ?? {};
+  if (ids !== undefined || structured !== undefined) pipeline.identify = requestIdentity(ids?.header ?? 'x-request-id', structured);
+  // The request line is one more response hook, first so it is written before the app's own.
+  const hooks = requestLine ? [requestLogHook(requestLine.logger, requestLine.level), ...options.responseHooks] : options.responseHooks;
+  if (hooks.length > 0) {
+    pipeline.observe = responseObserver(hooks, (err) => exceptions.reportFailure('an onResponse hook', err));
   }
   return { table, pipeline, largestBodyLimit: largestBodyLimit(served, config) };
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPException, TernRangeError, TernTypeError } from '../errors';
-import type { TernRequest } from '../http/request';
+import { TernRequest } from '../http/request';
+import { taggedRequestId } from '../http/request-id';
+import { isStructuredLogger, type TernLogger } from '../logging/logger';
 import type { TernResponse } from '../http/response';
 import type { HandlerResult } from '../routing/types';
 import { toResponse } from './chain';
@@ -25,6 +27,9 @@ export type ExceptionHandler<E = AnyCaughtError> = (req: TernRequest, res: TernR
 /** Where unexpected errors (and, in debug mode, startup notes via `warn`) go; `false` silences them. */
 export type ErrorLogger = (Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>) | false;
 
+/** The request a failure happened in: Tern's view when it exists, else Node's (a failed startup). */
+type FailedRequest = TernRequest | IncomingMessage;
+
 /**
  * The app's exception handlers and the one way an error becomes a response: a class handler
  * (checked first, instances and subclasses), else a status handler, else the problem writer.
@@ -37,11 +42,17 @@ export class ExceptionHandlers {
   errorPages?: ErrorPages;
   /** Whether a matched route is a page (set at ready, when routes are known). */
   isPage: (route: MatchedRoute) => boolean = () => false;
+  /** Set when the logger is pino-shaped: failures become structured lines carrying the request id. */
+  private readonly structured?: TernLogger;
+  private readonly logger: ErrorLogger;
 
   constructor(
-    private readonly logger: ErrorLogger,
+    logger: ErrorLogger | TernLogger,
     private readonly debug: boolean,
-  ) {}
+  ) {
+    if (isStructuredLogger(logger)) this.structured = logger;
+    this.logger = logger as ErrorLogger;
+  }
 
   /** A handler for a status (400-599; `500` catches every unexpected error) or an error class. */
   add(statusOrErrorClass: unknown, handler: unknown): void {
@@ -66,14 +77,14 @@ export class ExceptionHandlers {
   async handle(req: TernRequest, res: TernResponse, err: unknown): Promise<TernResponse> {
     const classHandler = this.byClass.find(([errorClass]) => err instanceof errorClass)?.[1];
     // A class handler means the app expects this error; anything else unexpected is reported.
-    if (!classHandler && !(err instanceof HTTPException)) this.report(err, req.raw);
+    if (!classHandler && !(err instanceof HTTPException)) this.report(err, req);
     const handler = classHandler ?? this.byStatus.get(err instanceof HTTPException ? err.status : 500);
     if (handler) {
       try {
         const result = await handler(req, res, err);
         if (result !== undefined) return toResponse(result, res, 'handler');
       } catch (handlerError) {
-        this.report(handlerError, req.raw);
+        this.report(handlerError, req);
         return sendProblem(req, res, handlerError, this.debug);
       }
     }
@@ -93,6 +104,7 @@ export class ExceptionHandlers {
   /** A startup note (debug mode): to the logger's `warn`, or `error` when it has none. */
   note(message: string | undefined): void {
     if (!this.logger || message === undefined) return;
+    if (this.structured) return this.structured.warn(message);
     (this.logger.warn ?? this.logger.error).call(this.logger, message);
   }
 
@@ -100,19 +112,30 @@ export class ExceptionHandlers {
   reportFailure(what: string, err: unknown): void {
     if (!this.logger) return;
     try {
-      this.logger.error(`[tern] ${what} failed:`, err);
+      if (this.structured) this.structured.error({ err }, `${what} failed`);
+      else this.logger.error(`[tern] ${what} failed:`, err);
     } catch {
       // Nothing sensible is left to do with an error about an error.
     }
   }
 
   /** Reports an unexpected error; a throwing logger must not take the request down with it. */
-  report(err: unknown, req: IncomingMessage): void {
+  report(err: unknown, req: FailedRequest): void {
     if (!this.logger) return;
     try {
-      this.logger.error(`[tern] ${req.method} ${req.url} failed:`, err);
+      if (this.structured) this.reportStructured(err, req, this.structured);
+      else this.logger.error(`[tern] ${req.method} ${req instanceof TernRequest ? req.raw.url : req.url} failed:`, err);
     } catch {
       // Nothing sensible is left to do with an error about an error.
+    }
+  }
+
+  /** `{ reqId, method, route, path, err }`: the same `reqId` as the request's completed line. */
+  private reportStructured(err: unknown, req: FailedRequest, logger: TernLogger): void {
+    if (req instanceof TernRequest) {
+      logger.error({ reqId: req.id, method: req.method, route: req.route?.template, path: req.path, err }, 'request failed');
+    } else {
+      logger.error({ reqId: taggedRequestId(req), method: req.method, err }, 'request failed');
     }
   }
 }

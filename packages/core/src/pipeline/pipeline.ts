@@ -19,11 +19,13 @@ import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import type { ExceptionHandlers } from './exceptions';
 import type { responseObserver } from './observe';
+import type { requestIdentity } from './request-identity';
 import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
 import { otherSlashForm, slashRedirectLocation, type TrailingSlash } from './trailing-slash';
 import { settleFlashes } from '../http/flash';
 import { flashKey } from '../http/request';
+import { traceStep, tracingRequested } from './tracing';
 
 /** Routing errors found before app middleware runs, answered after it (so it can still act). */
 const routingErrors = new WeakMap<TernRequest, HTTPException>();
@@ -58,6 +60,8 @@ export class RequestPipeline {
   requestClass: typeof TernRequest = TernRequest;
   /** Set at ready only when `onResponse` hooks exist: apps without them never call anything. */
   observe?: ReturnType<typeof responseObserver>;
+  /** Set at ready only when the app uses request ids or a structured logger. */
+  identify?: ReturnType<typeof requestIdentity>;
   /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
   private readonly streams: StreamContext & { controller: AbortController };
 
@@ -93,32 +97,35 @@ export class RequestPipeline {
     const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
     req.rawResponse = rawRes;
+    if (this.identify !== undefined) this.identify(req, res);
     if (this.observe !== undefined) this.observe(req, res);
     let found: Lookup<ServedRoute> = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };
-    let pending: Promise<TernResponse> | undefined;
+    let step: Step | undefined;
     if (found.error?.status === 404 && this.trailingSlash !== 'strict') {
       const other = otherSlashForm(path);
       const second = other === undefined ? undefined : this.table.lookup(rawReq.method as string, other);
       if (second?.route && this.trailingSlash === 'redirect') {
         slashRedirects.set(req, slashRedirectLocation(other as string, search));
-        pending = this.redirecting(req, res);
+        step = this.redirecting;
       } else if (second && (second.route || second.error.status === 405)) {
         found = second;
       }
     }
-    if (pending === undefined) {
+    if (step === undefined) {
       if (found.route) {
         req.route = found.route.info;
         req.pathParams = found.params;
-        pending = found.route.dispatch(req, res);
+        step = found.route.dispatch;
       } else {
         // Only converters refused the value: app middleware sees the route the request names, so
         // authentication (enforceSecurity, guards by req.route) answers before the 422 does.
         if (found.target) req.route = found.target.info;
         routingErrors.set(req, found.error);
-        pending = this.unmatched(req, res);
+        step = this.unmatched;
       }
     }
+    // diagnostics_channel subscribers (APM agents, OpenTelemetry) can come and go at any time.
+    const pending = tracingRequested() ? traceStep(step, req, res) : step(req, res);
     pending.then(
       (response) => this.finish(req, response),
       (err) => this.fail(req, res, err),
@@ -131,10 +138,10 @@ export class RequestPipeline {
       try {
         settleFlashes(req, response, this.flashKey);
       } catch (err) {
-        this.exceptions.report(err, req.raw);
+        this.exceptions.report(err, req);
       }
     }
-    this.send(req.raw, response.raw, response);
+    this.send(req, response.raw, response);
   }
 
   /**
@@ -146,7 +153,7 @@ export class RequestPipeline {
     try {
       this.answerFailure(req, res, inspectable(thrown));
     } catch (err) {
-      this.abandon(req.raw, res.raw, err);
+      this.abandon(req, res.raw, err);
     }
   }
 
@@ -157,22 +164,22 @@ export class RequestPipeline {
     if (res.raw.headersSent) {
       // A handler (or a mounted app, or a stream) wrote on the raw response, then failed: no
       // error status can follow the bytes sent, and a body cut off half-way must not look complete.
-      if (!(err instanceof HTTPException)) this.exceptions.report(err, req.raw);
+      if (!(err instanceof HTTPException)) this.exceptions.report(err, req);
       if (!res.raw.writableEnded) res.raw.destroy();
       return;
     }
     this.exceptions.handle(req, res, err).then(
       (response) => this.finish(req, response),
-      (fatal) => this.abandon(req.raw, res.raw, fatal),
+      (fatal) => this.abandon(req, res.raw, fatal),
     );
   }
 
   /** Writes the response; a failure here (never expected) must not become an unhandled rejection. */
-  private send(rawReq: IncomingMessage, rawRes: ServerResponse, response: TernResponse): void {
+  private send(req: TernRequest, rawRes: ServerResponse, response: TernResponse): void {
     try {
       writeResponse(rawRes, response, this.closing, this.streams);
     } catch (err) {
-      this.abandon(rawReq, rawRes, err);
+      this.abandon(req, rawRes, err);
     }
   }
 
@@ -180,8 +187,8 @@ export class RequestPipeline {
    * The last resort when even error handling failed: an empty 500, and the process lives on. A
    * response already under way is cut (the client sees a failure, not a complete-looking body).
    */
-  private abandon(rawReq: IncomingMessage, rawRes: ServerResponse, err: unknown): void {
-    this.exceptions.report(err, rawReq);
+  private abandon(req: TernRequest, rawRes: ServerResponse, err: unknown): void {
+    this.exceptions.report(err, req);
     if (rawRes.headersSent) {
       if (!rawRes.writableEnded) rawRes.destroy();
       return;

@@ -1,0 +1,26 @@
+/**
+ * The per-request step of request ids and `req.log`, built in `ready()` only for apps that use
+ * them (a structured logger, or `requestIdHeader`): others keep `req.id` lazy and pay nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TernRequest } from '../http/request';
+import { requestIdFrom, tagRequestId } from '../http/request-id';
+import type { TernResponse } from '../http/response';
+import type { TernLogger } from '../logging/logger';
+
+/**
+ * Gives each request its id (the sane value of `header`, else a UUID; always a UUID when
+ * `header` is false), echoes it on the response under `header`, and hands `req.log` its parent.
+ */
+export function requestIdentity(header: string | false, logger: TernLogger | undefined) {
+  return (req: TernRequest, res: TernResponse): void => {
+    const id = header === false ? randomUUID() : requestIdFrom(req.raw.headers[header]);
+    req.requestId = id;
+    // Set first, so every answer carries it: errors, 404s, exception handlers' answers.
+    if (header !== false) res.headers[header] = id;
+    if (logger === undefined) return;
+    req.logParent = logger;
+    // A stream failing after the chain is reported with Node's request only: it carries the id too.
+    tagRequestId(req.raw, id);
+  };
+}
