@@ -3,7 +3,7 @@
  * again (status 422) with the errors grouped per field and the values as submitted, instead of
  * the JSON problem. The body is not read twice: the reader's result is cached on the request.
  */
-import { HTTPException, TernError } from '../errors';
+import { HTTPException } from '../errors';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
