@@ -104,6 +104,8 @@ const table = {
   TERN_TEMPLATE_DIR_NOT_FOUND: { kind: 'startup', meaning: "configureTemplates' templateDir is not a directory." },
   TERN_DUPLICATE_LIBRARY: { kind: 'startup', meaning: 'Tern and the app load different copies of class-validator or class-transformer.' },
   TERN_EMPTY_MODEL: { kind: 'startup', meaning: 'A request model has no class-validator rules (with strictModels on).' },
+  TERN_CONTRACT_VIOLATION: { kind: 'startup', meaning: 'checkContract found an answer the OpenAPI document does not allow.' },
+  TERN_CONTRACT_DEPENDENCY: { kind: 'startup', meaning: 'checkContract needs fast-check, ajv and ajv-formats installed.' },
 
   // Thrown while serving a request (TernError, answered 500).
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
