@@ -108,6 +108,7 @@ const table = {
   TERN_CONTRACT_DEPENDENCY: { kind: 'startup', meaning: 'checkContract needs fast-check, ajv and ajv-formats installed.' },
 
   // Thrown while serving a request (TernError, answered 500).
+  TERN_UNDECLARED_RESPONSE_STATUS: { kind: 'serving', meaning: 'A route that declares response models sent JSON with a success status none covers (answered 500).' },
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },
   TERN_TEMPLATES_NOT_CONFIGURED: { kind: 'serving', meaning: 'res.render was called before configureTemplates.' },
