@@ -100,9 +100,9 @@ describe('checkContract', () => {
   });
 
   it('catches a status the operation does not document', async () => {
-    const app = itemsApp((a) => a.get('/teapot', { responses: { 200: ITEM } }, async (_req, res) => res.json({ id: 1, name: 'pot', quantity: 1 }, 202)));
+    const app = itemsApp((a) => a.get('/teapot', { problems: { 404: 'No pot' } }, async (_req, res) => res.text('short and stout', 418)));
     const error = await violation(app);
-    expect(error.message).toContain('GET /teapot answered 202, which the operation does not document (it documents 200, 413)');
+    expect(error.message).toContain('GET /teapot answered 418, which the operation does not document (it documents 200, 404, 413)');
   });
 
   it('catches a response field whose type the document and the app disagree on', async () => {
