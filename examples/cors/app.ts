@@ -41,7 +41,7 @@ export function buildApp(): TernApp {
     if (!note) throw new HTTPException(404, `No note ${id}`);
     return note;
   });
-  app.post('/notes', { summary: 'Create a note', description: 'Adds a note; the body is `{ "text": "…" }`.', tags: ['notes'], statusCode: 201, responses: { 201: { id: Number, text: String } }, problems: { 422: 'text is not a string' } }, async (req, res) => {
+  app.post('/notes', { summary: 'Create a note', description: 'Adds a note; the body is `{ "text": "…" }`.', tags: ['notes'], statusCode: 201, consumes: ['application/json'], responses: { 201: { id: Number, text: String } }, problems: { 422: 'text is not a string' } }, async (req, res) => {
     const { text } = (await req.json()) as { text?: unknown };
     if (typeof text !== 'string') throw new HTTPException(422, 'text must be a string');
     const note = { id: notes.length + 1, text };

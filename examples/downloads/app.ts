@@ -83,7 +83,7 @@ export function buildApp(options: AppOptions = {}): TernApp {
   });
 
   // An upload from the page (fetch + FormData): one file, held in memory within limits.
-  app.post('/uploads', { statusCode: 201, summary: 'Upload one file', description: 'One file of at most 1 MiB, answered with its name, size and type.', tags: ['files'], consumes: ['multipart/form-data'] }, async (req) => {
+  app.post('/uploads', { statusCode: 201, summary: 'Upload one file', description: 'One file of at most 1 MiB, answered with its name, size and type.', tags: ['files'], consumes: ['multipart/form-data'], problems: { 422: "No file in the field 'file'" } }, async (req) => {
     const { files } = await req.multipart({ limits: { fileSize: 1024 * 1024, files: 1, fields: 1 } });
     const [file] = files;
     if (!file || file.fieldName !== 'file') throw new HTTPException(422, "Send the file in the field 'file'.");

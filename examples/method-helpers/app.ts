@@ -33,8 +33,11 @@ export function buildApp(options: { debug?: boolean } = {}): TernApp {
       tags: ['todos'],
       name: 'todos.list',
       parameters: [{ name: 'done', in: 'query', description: 'Filter by state.', schema: { type: 'string', enum: ['true', 'false'] } }],
+      // `parameters` only documents: the handler enforces the enum it declares.
+      problems: { 422: 'done is neither true nor false' },
     }, async (req) => {
     const done = req.queryParams.get('done');
+    if (done !== undefined && done !== 'true' && done !== 'false') throw new HTTPException(422, `done must be true or false, not '${done}'`);
     const all = [...todos.values()];
     return done === undefined ? all : all.filter((todo) => String(todo.done) === done);
   });

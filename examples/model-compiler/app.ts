@@ -138,7 +138,7 @@ export function buildApp(): TernApp {
   });
 
   const read = { summary: 'Get a note', description: 'One note, filtered by NoteDto: internal fields stay on the server.', tags: ['notes'] };
-  app.get('/notes/{id:int}', { ...read, responses: { 200: NoteDto } }, async (_req, _res, { id }) => {
+  app.get('/notes/{id:int}', { ...read, responses: { 200: NoteDto }, problems: { 404: 'No such note' } }, async (_req, _res, { id }) => {
     const note = notes.find((n) => n.id === id);
     if (!note) throw new HTTPException(404, `No note ${id}`);
     return note;

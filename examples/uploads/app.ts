@@ -40,7 +40,7 @@ export function buildApp(): TernApp {
   });
   const avatars = new Map<string, StoredAvatar>();
 
-  app.post('/avatars', { statusCode: 201, summary: 'Upload an avatar', description: 'A PNG or JPEG of at most 256 KiB in the multipart field `avatar`.', tags: ['avatars'], consumes: ['multipart/form-data'] }, async (req) => {
+  app.post('/avatars', { statusCode: 201, summary: 'Upload an avatar', description: 'A PNG or JPEG of at most 256 KiB in the multipart field `avatar`.', tags: ['avatars'], consumes: ['multipart/form-data'], problems: { 422: "No image in the field 'avatar'" } }, async (req) => {
     const { fields, files } = await req.multipart({ limits: { fileSize: 256 * 1024, files: 1, fields: 2 } });
     const [file] = files;
     if (!file || file.fieldName !== 'avatar') throw new HTTPException(422, "Send the image in the field 'avatar'.");

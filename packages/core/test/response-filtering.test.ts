@@ -133,7 +133,7 @@ describe('filtering by the declared model', () => {
     expect((await get(app, '/default')).body).toEqual(EXPECTED);
   });
 
-  it('leaves statuses without a model, { description } responses, text/send/html and strings untouched', async () => {
+  it('leaves error statuses without a model, { description } responses, text/send/html and strings untouched', async () => {
     const app = appWith();
     const responses = { 200: UserDto, 404: { description: 'No such user' } };
     app.get('/undeclared', { responses }, async (_req, res) => res.json(new UserEntity(), 202));
@@ -141,7 +141,10 @@ describe('filtering by the declared model', () => {
     app.get('/send', { responses }, async (_req, res) => res.send(JSON.stringify(new UserEntity()), 'application/json'));
     app.get('/text', { responses }, async () => 'passwordHash stays in text');
     const whole = JSON.parse(JSON.stringify(new UserEntity()));
-    expect((await get(app, '/undeclared')).body).toEqual(whole);
+    // A success status no declaration covers fails closed (issue 24 item 3; response-fail-closed.test.ts).
+    const undeclared = await get(app, '/undeclared');
+    expect(undeclared.status).toBe(500);
+    expect(JSON.stringify(undeclared.body)).not.toContain('secret');
     expect((await get(app, '/described')).body).toEqual(whole);
     expect((await get(app, '/send')).body).toEqual(whole);
     expect((await get(app, '/text')).text).toBe('passwordHash stays in text');
@@ -423,7 +426,7 @@ describe('validateResponses', () => {
     app.get('/me', { responses: { 200: UserDto } }, async () => broken());
     expect(await get(app, '/me')).toMatchObject({ status: 200, body: { ...EXPECTED, id: 0, email: 'not-an-email' } });
     const debugApp = appWith({ debug: true });
-    debugApp.get('/other', { responses: { 200: UserDto } }, async (_req, res) => res.json(broken(), 202));
+    debugApp.get('/other', { responses: { 200: UserDto, 202: { description: 'Accepted, sent as written' } } }, async (_req, res) => res.json(broken(), 202));
     expect((await get(debugApp, '/other')).status).toBe(202);
   });
 

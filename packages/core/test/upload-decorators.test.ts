@@ -137,7 +137,7 @@ describe('upload declarations', () => {
       },
     });
     expect(document.paths?.['/photos/gallery']?.post?.requestBody).toEqual({
-      required: false,
+      required: true, // no body at all is a 415 (issue 24 item 8)
       content: {
         'multipart/form-data': {
           schema: {

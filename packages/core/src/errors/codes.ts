@@ -107,8 +107,11 @@ const table = {
   TERN_DUPLICATE_LIBRARY: { kind: 'startup', meaning: 'Tern and the app load different copies of class-validator or class-transformer.' },
   TERN_EMPTY_MODEL: { kind: 'startup', meaning: 'A request model has no property its model compiler accepts, e.g. no class-validator rule (with strictModels on).' },
   TERN_LOGGER_UNAVAILABLE: { kind: 'startup', meaning: "new TernApp({ logger: true }) cannot load pino (an optional peer): install it or pass a logger." },
+  TERN_CONTRACT_VIOLATION: { kind: 'startup', meaning: 'checkContract found an answer the OpenAPI document does not allow.' },
+  TERN_CONTRACT_DEPENDENCY: { kind: 'startup', meaning: 'checkContract needs fast-check, ajv and ajv-formats installed.' },
 
   // Thrown while serving a request (TernError, answered 500).
+  TERN_UNDECLARED_RESPONSE_STATUS: { kind: 'serving', meaning: 'A route that declares response models sent JSON with a success status none covers (answered 500).' },
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },
   TERN_TEMPLATES_NOT_CONFIGURED: { kind: 'serving', meaning: 'res.render was called before configureTemplates.' },

@@ -15,6 +15,16 @@ import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body'
 const HeaderMap = function HeaderMap() {} as unknown as new () => Record<string, string | string[]>;
 HeaderMap.prototype = Object.create(null);
 
+/** What `json()` holds for a body no declaration may filter, until the final status is known. */
+const REFUSED = '\u0000refused';
+const REFUSED_PROBLEM = JSON.stringify({
+  type: 'about:blank',
+  title: 'Internal Server Error',
+  status: 500,
+  detail: 'The route sent JSON with a status it declares no response for.',
+  code: 'TERN_UNDECLARED_RESPONSE_STATUS',
+});
+
 /**
  * What `res.json()` asks for the body of a status: the route's declared response models,
  * compiled into serializers at startup (`serialization/`). The HTTP layer knows only this shape.
@@ -23,8 +33,12 @@ HeaderMap.prototype = Object.create(null);
  * res.serializers = { forStatus: (status) => (status === 200 ? { serialize: (v) => JSON.stringify(pick(v)) } : undefined) };
  */
 export interface JsonSerializers {
-  /** The serializer for `statusCode`, or `undefined` when that status is sent as `JSON.stringify` writes it. */
-  forStatus(statusCode: number): { serialize(value: unknown): string | undefined } | undefined;
+  /**
+   * The serializer for `statusCode`; `undefined` when that status is sent as `JSON.stringify`
+   * writes it; `null` when no JSON may be sent with it (filtering fails closed: if the status is
+   * still that one when the response is written, the answer is a 500).
+   */
+  forStatus(statusCode: number): { serialize(value: unknown): string | undefined } | undefined | null;
 }
 
 /**
@@ -103,7 +117,7 @@ export class TernResponse {
   /** `json()` on a filtering route: the status's declared model decides what is written. */
   private serializeDeclared(data: unknown): string {
     const serializer = (this.serializers as JsonSerializers).forStatus(this.statusCode);
-    const body = (serializer === undefined ? JSON.stringify(data) : serializer.serialize(data)) ?? 'null';
+    const body = serializer === null ? REFUSED : ((serializer === undefined ? JSON.stringify(data) : serializer.serialize(data)) ?? 'null');
     this.jsonData = data;
     this.jsonBody = body;
     this.jsonStatus = this.statusCode;
@@ -117,9 +131,16 @@ export class TernResponse {
    */
   settleJson(): void {
     const serializers = this.serializers;
-    if (serializers === undefined || this.jsonBody === undefined || this.body !== this.jsonBody || this.statusCode === this.jsonStatus) return;
-    if (serializers.forStatus(this.statusCode) === serializers.forStatus(this.jsonStatus)) return;
-    this.body = this.serializeDeclared(this.jsonData);
+    if (serializers === undefined || this.jsonBody === undefined || this.body !== this.jsonBody) return;
+    const final = serializers.forStatus(this.statusCode);
+    // A final status that declares nothing keeps a body its first status's model filtered.
+    if (this.statusCode !== this.jsonStatus && final !== serializers.forStatus(this.jsonStatus) && final !== null) this.body = this.serializeDeclared(this.jsonData);
+    if (this.body === REFUSED) {
+      // No declaration filtered this body: none of it is sent.
+      this.statusCode = 500;
+      this.body = REFUSED_PROBLEM;
+      this.headers['content-type'] = 'application/problem+json; charset=utf-8';
+    }
   }
 
   /** Sends plain text. */

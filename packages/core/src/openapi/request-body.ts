@@ -23,7 +23,9 @@ export function describeRequestBody(
     if (mediaType === 'multipart/form-data' && uploads) content[mediaType] = multipart(model, uploads);
     else if (model !== undefined) content[mediaType] = { schema: model };
   }
-  const required = model !== undefined || (uploads ?? []).some((u) => u.required);
+  // A route with upload parameters reads a multipart body: without one it answers 415, so the body
+  // is required even when every file field is optional.
+  const required = model !== undefined || uploads !== undefined;
   return { required, content };
 }
 

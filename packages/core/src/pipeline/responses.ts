@@ -4,13 +4,14 @@
  * `validateResponses`, into a check of the filtered body against the model.
  */
 import { TernError } from '../errors';
-import type { TernResponse } from '../http/response';
+import type { JsonSerializers, TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
 import type { ResponseSchema } from '../routing/types';
 import { compileResponseSerializers, type ResponseSerializers } from '../serialization/compile';
 import type { ModelCompiler } from '../validation/model-compiler';
 import type { Step } from './chain';
 import { contractCheck, declaredSchemas } from './response-checks';
+import { failClosed } from './fail-closed';
 
 export interface ResponseContractOptions {
   /** `MakeConfig.responseFiltering`: the app's default; a route's own `responseFiltering` wins. */
@@ -26,7 +27,8 @@ export interface ResponseContractOptions {
 
 /** What a route needs to keep its contract: the serializers, and the check when asked for. */
 export interface RouteResponses {
-  readonly serializers: ResponseSerializers;
+  /** What `res.json()` filters with: the route's serializers, failing closed on undeclared statuses. */
+  readonly serializers: JsonSerializers;
   /** Rejects with `TERN_RESPONSE_CONTRACT_VIOLATED` when the body `json()` wrote breaks its model. */
   readonly check?: (res: TernResponse) => TernResponse | Promise<TernResponse>;
 }
@@ -51,8 +53,10 @@ export function compileRouteResponses(route: CompiledRoute, options: ResponseCon
     throw error;
   }
   if (serializers.size === 0) return undefined;
-  if (!options.validateResponses) return { serializers };
-  return { serializers, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.statusCode), options) };
+  const declared = [...Object.keys(responses ?? {}), ...(responseModel !== undefined ? [String(route.statusCode)] : [])];
+  const sent = failClosed(serializers, declared);
+  if (!options.validateResponses) return { serializers: sent };
+  return { serializers: sent, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.statusCode), options) };
 }
 
 /**

@@ -110,6 +110,10 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       firstFailure ??= { ...outcome, route };
       reasons.push(`${route.source}: ${outcome.message}`);
     }
+    // `DELETE /notes/export` against `DELETE /notes/{id:int}` and `GET /notes/export`: the path
+    // is another method's, so the answer is that method's 405, not this route's converter 422.
+    const allowed = this.allowedMethods(method, path);
+    if (allowed.length > 0) return { error: this.methodNotAllowed(method, path, allowed) };
     const failure = firstFailure as { param: string; message: string; route: R };
     // On a page, a value its converter refuses names a page that does not exist: the site's 404.
     if (candidates.every(isPageRoute)) return { error: this.missError(method, path) };
@@ -161,19 +165,26 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
         return requestError('TERN_BAD_URL', 'The request path has malformed percent-encoding.');
       }
     }
+    const allowed = this.allowedMethods(method, path);
+    if (allowed.length > 0) return this.methodNotAllowed(method, path, allowed);
+    return requestError('TERN_NOT_FOUND', `No route matches ${shortPath(path)}.`, {
+      debugReasons: this.options.debug ? this.explain(method, path) : undefined,
+    });
+  }
+
+  /** The other methods whose routes serve `path`, sorted (HEAD with GET): the `Allow` of a 405. */
+  private allowedMethods(method: string, path: string): string[] {
     const allowed: string[] = [];
     for (const other of this.methods) {
       if (other !== method && this.accepts(other, path)) allowed.push(other);
     }
     if (allowed.includes('GET') && !allowed.includes('HEAD') && method !== 'HEAD') allowed.push('HEAD');
-    if (allowed.length > 0) {
-      allowed.sort();
-      return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${shortPath(path)}; allowed: ${allowed.join(', ')}.`, {
-        headers: { allow: allowed.join(', ') },
-        debugReasons: this.options.debug ? this.explain(method, path) : undefined,
-      });
-    }
-    return requestError('TERN_NOT_FOUND', `No route matches ${shortPath(path)}.`, {
+    return allowed.sort();
+  }
+
+  private methodNotAllowed(method: string, path: string, allowed: string[]): HTTPException {
+    return requestError('TERN_METHOD_NOT_ALLOWED', `Method ${method} is not allowed for ${shortPath(path)}; allowed: ${allowed.join(', ')}.`, {
+      headers: { allow: allowed.join(', ') },
       debugReasons: this.options.debug ? this.explain(method, path) : undefined,
     });
   }

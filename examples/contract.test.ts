@@ -1,0 +1,57 @@
+/**
+ * Every example app keeps the contract of its own OpenAPI document: `checkContract` sends each
+ * operation valid requests and requests broken in one place, and checks every answer against
+ * the document (docs/testing.md). One test per example, each in a few seconds.
+ */
+import { checkContract, type ContractOptions } from '@tern/core/testing';
+import type { TernApp } from '@tern/core';
+import { buildApp as clusterApp } from './cluster/app';
+import { buildApp as configRoutesApp } from './config-routes/app';
+import { buildApp as controllersApp } from './controllers/app';
+import { buildApp as corsApp } from './cors/app';
+import { buildApp as diApp } from './di/app';
+import { buildApp as downloadsApp } from './downloads/app';
+import { buildApp as fileRouterSiteApp } from './file-router-site/app';
+import { buildApp as groupsApp } from './groups/app';
+import { buildApp as lifecycleApp } from './lifecycle/app';
+import { buildApp as methodHelpersApp } from './method-helpers/app';
+import { buildApp as modelCompilerApp } from './model-compiler/app';
+import { buildApp as openapiSecurityApp } from './openapi-security/app';
+import { buildApp as responsesApp } from './responses/app';
+import { buildApp as routeObjectsApp } from './route-objects/app';
+import { buildApp as routersApp } from './routers/app';
+import { buildApp as uploadsApp } from './uploads/app';
+
+const examples: Array<[string, () => TernApp, ContractOptions?]> = [
+  // `/slow` sleeps up to 5 s per request (it stands for work shutdown must wait for), and clamps
+  // `ms` instead of refusing it: a shutdown demo, not an API. The rest of the app is checked.
+  ['cluster', () => clusterApp().app, { skip: ['GET /slow'] }],
+  ['config-routes', () => configRoutesApp(), {}],
+  ['controllers', () => controllersApp(), { auth: { bearerAuth: 'ada-token' } }],
+  ['cors', () => corsApp(), {}],
+  ['di', () => diApp(), {}],
+  ['downloads', () => downloadsApp(), {}],
+  // Issue 24 item 7 (i24model): `published` is a date (`2026-11-09`) that @IsDateString accepts
+  // and the document calls `format: date-time`. Remove the skip once the schema says `date`.
+  ['file-router-site', () => fileRouterSiteApp(), { skip: ['GET /api/posts', 'POST /api/posts'] }],
+  ['groups', () => groupsApp().app, {}],
+  ['lifecycle', () => lifecycleApp(), {}],
+  ['method-helpers', () => methodHelpersApp(), {}],
+  ['model-compiler', () => modelCompilerApp(), {}],
+  ['openapi-security', () => openapiSecurityApp(), { auth: { bearerAuth: 'alice-token' } }],
+  // Issue 24 item 1 (i24model): MeDto's `@Expose({ name: 'display_name' })` is documented as
+  // `displayName` (so is UserDto's). Remove the skips once the document shows wire names.
+  ['responses', () => responsesApp(), { skip: ['GET /auth/me', 'GET /users', 'GET /users/{id}'] }],
+  ['route-objects', () => routeObjectsApp(), {}],
+  ['routers', () => routersApp(), {}],
+  ['uploads', () => uploadsApp(), {}],
+];
+
+describe('the contract check over every example', () => {
+  // Every row has its options (`{}` at least): with two values, jest would hand the test a `done` callback.
+  it.each(examples)('%s answers as its document says', async (_name, build, options) => {
+    const reports = await checkContract(build(), { seed: 24, ...options });
+    // Something was checked: every example has operations the check can send.
+    expect(reports.some((report) => report.runs > 0)).toBe(true);
+  }, 15_000);
+});

@@ -1,0 +1,261 @@
+/**
+ * `checkContract(app)`: property-based testing of an app against its own OpenAPI document.
+ * For each operation it generates requests with fast-check, valid and broken in one place,
+ * sends them through `app.inject()` and checks each answer against what the document promises.
+ * A failure is shrunk by fast-check and reported with everything needed to replay it.
+ */
+import type * as FastCheck from 'fast-check';
+import type { OpenAPIConfig } from '../openapi/config';
+import type { ModelCompiler } from '../validation/model-compiler';
+import type { RouteInfo } from '../routing/route-info';
+import { buildOpenAPIDocument } from '../openapi/document';
+import { TernError } from '../errors';
+import type { InjectOptions, InjectResponse } from './inject';
+import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
+import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
+import { loadOptional } from './optional';
+
+/** What the check needs of a `TernApp`. */
+export interface ContractApp {
+  ready(): Promise<void>;
+  inject(options: InjectOptions): Promise<InjectResponse>;
+  getAllRoutes(): RouteInfo[];
+  readonly openapiConfig: OpenAPIConfig;
+  readonly modelCompiler?: ModelCompiler;
+}
+
+/** Options of {@link checkContract}. */
+export interface ContractOptions {
+  /** fast-check's seed: the same seed sends the same requests (default 1). */
+  seed?: number;
+  /** Requests per operation (default 40); fewer if `timeLimit` runs out first. */
+  runs?: number;
+  /** Milliseconds for the whole check (default 4000, so it fits jest's default timeout); shared out among operations. */
+  timeLimit?: number;
+  /**
+   * Credentials by security scheme name: a bearer token, `user:password` for basic, the key for
+   * an API key. Requests to operations that require a scheme carry them.
+   */
+  auth?: Record<string, string>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * Operations not to check, as `'GET /events'` (the document's path) or a predicate. Operations
+   * that answer with an event stream are skipped anyway: such an answer need not end.
+   */
+  skip?: Array<string> | ((operation: { method: string; path: string }) => boolean);
+  /** Only these operations (`'POST /notes'`): with `replay`, how a failure is replayed. */
+  only?: string[];
+  /** fast-check's counterexample path from a failure: replays exactly that request (with `seed` and `only`). */
+  replay?: string;
+  /** The document to check against; by default the one the app serves (or would). */
+  document?: object;
+}
+
+/** What one operation's check did. */
+export interface OperationReport {
+  operation: string;
+  /** Requests sent (shrinking not counted); 0 when skipped. */
+  runs: number;
+  skipped?: string;
+}
+
+/** A request the app answered against its document: `request` replays it, `replay` says how. */
+export class ContractViolationError extends TernError {
+  constructor(
+    message: string,
+    readonly operation: string,
+    readonly request: ContractRequest,
+    readonly response: { status: number; contentType?: string; body: string },
+    readonly seed: number,
+    readonly replay: string,
+  ) {
+    super('TERN_CONTRACT_VIOLATION', message);
+  }
+}
+
+const SKIPPED_MEDIA = 'text/event-stream';
+
+/**
+ * Checks that the app answers as its OpenAPI document says. Rejects with a
+ * `ContractViolationError` naming the request (method, url, headers, body), the answer, the
+ * broken promise and how to replay it; resolves with what it checked.
+ *
+ * A failure is: a 5xx; a status the operation does not document; a body or content type that
+ * does not match the documented response; a 2xx to a request broken in one place (a missing
+ * required field, a wrong type, a value out of range, an undeclared property where the schema
+ * forbids them); a 400, 413, 415 or 422 to a valid request, or a 401 to one that carried the
+ * credentials `auth` gives for the operation's security.
+ *
+ * @example
+ * it('keeps its contract', () => checkContract(buildApp(), { auth: { bearerAuth: 'test-token' } }));
+ */
+export async function checkContract(app: ContractApp, options: ContractOptions = {}): Promise<OperationReport[]> {
+  const fc = loadOptional<typeof FastCheck>('fast-check', 'fast-check');
+  await app.ready();
+  const document = ((options.document as ContractDocument | undefined) ?? (await documentOf(app))) as ContractDocument;
+  const seed = options.seed ?? 1;
+  const runs = options.runs ?? 40;
+  const deadline = Date.now() + (options.timeLimit ?? 4000);
+  const schemas = new SchemaChecker(document);
+  const requests = new RequestMaker(fc, document, (scheme, definition) => credentialsFor(definition, options.auth?.[scheme]));
+  const operations = operationsOf(document);
+  const reports: OperationReport[] = [];
+  for (const [index, operation] of operations.entries()) {
+    const name = `${operation.method.toUpperCase()} ${operation.path}`;
+    const skipped = skipReason(operation, name, options, requests);
+    if (skipped) {
+      reports.push({ operation: name, runs: 0, skipped });
+      continue;
+    }
+    let sent = 0;
+    let failure: { request: ContractRequest; response: InjectResponse; problem: string } | undefined;
+    const property = fc.asyncProperty(requests.requests(operation), async (request) => {
+      const response = await app.inject(withHeaders(injectOptionsOf(request), options.headers));
+      sent++;
+      const problem = judge(operation, request, response, schemas, document, options.auth);
+      if (problem) {
+        failure = { request, response, problem };
+        throw new Error(problem);
+      }
+    });
+    const budget = Math.max(200, (deadline - Date.now()) / (operations.length - index));
+    const details = await fc.check(property, { seed, numRuns: runs, path: options.replay, interruptAfterTimeLimit: budget, endOnFailure: false });
+    if (details.failed && details.counterexample) {
+      // The last failure fast-check saw is the shrunk counterexample.
+      const { request, response, problem } = failure ?? { request: details.counterexample[0], response: undefined, problem: String(details.errorInstance) };
+      const replay = `checkContract(app, { seed: ${details.seed}, only: [${JSON.stringify(name)}], replay: ${JSON.stringify(details.counterexamplePath)} })`;
+      const answer = response ? { status: response.statusCode, contentType: header(response, 'content-type'), body: response.body.slice(0, 2000) } : { status: 0, body: '' };
+      throw new ContractViolationError(describe(name, problem, request, answer, replay), name, request, answer, details.seed, replay);
+    }
+    reports.push({ operation: name, runs: sent });
+  }
+  return reports;
+}
+
+/** The document the app serves, or the one it would serve with `openapiPath: false`. */
+async function documentOf(app: ContractApp): Promise<object> {
+  const path = app.openapiConfig.openapiPath;
+  if (path !== false) {
+    const response = await app.inject({ method: 'GET', url: path });
+    if (response.statusCode === 200) return response.json<object>();
+  }
+  return buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig, { modelCompiler: app.modelCompiler });
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+function operationsOf(document: ContractDocument): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const shared = (item.parameters as Operation['parameters']) ?? [];
+    for (const method of METHODS) {
+      const operation = item[method] as Omit<Operation, 'method' | 'path'> | undefined;
+      if (!operation) continue;
+      const own = operation.parameters ?? [];
+      const names = new Set(own.map((p) => ('name' in p ? `${p.in}:${p.name}` : p.$ref)));
+      const inherited = shared.filter((p) => !names.has('name' in p ? `${p.in}:${p.name}` : p.$ref));
+      out.push({ ...operation, parameters: [...inherited, ...own], method, path });
+    }
+  }
+  return out;
+}
+
+function skipReason(operation: Operation, name: string, options: ContractOptions, requests: RequestMaker): string | undefined {
+  if (options.only && !options.only.includes(name)) return 'not in `only`';
+  const skip = options.skip;
+  if (Array.isArray(skip) ? skip.includes(name) : skip?.({ method: operation.method.toUpperCase(), path: operation.path })) return 'skipped by `skip`';
+  const answers = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+  if (answers.some(([, response]) => response.content?.[SKIPPED_MEDIA] !== undefined)) return 'an event stream';
+  if (requests.mediaTypeOf(operation) === null) return `a body of ${Object.keys(operation.requestBody?.content ?? {}).join(', ')}, which the check cannot write`;
+  return undefined;
+}
+
+/** Statuses Tern answers when it refuses the request itself: never right for a valid one. */
+const REFUSALS = new Set([400, 413, 415, 422]);
+
+/** What is wrong with the answer, or `undefined`. */
+function judge(operation: Operation, request: ContractRequest, response: InjectResponse, schemas: SchemaChecker, document: ContractDocument, auth: Record<string, string> | undefined): string | undefined {
+  const status = response.statusCode;
+  if (status >= 500) return `answered ${status}`;
+  const documented = operation.responses ?? {};
+  const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => documented[k] !== undefined);
+  if (key === undefined) return `answered ${status}, which the operation does not document (it documents ${Object.keys(documented).join(', ')})`;
+  if (request.kind === 'invalid' && status < 300) return `accepted a request whose ${request.broken} (answered ${status})`;
+  if (request.kind === 'valid' && status >= 400 && status < 500) {
+    if (REFUSALS.has(status)) return `refused a valid request with ${status}`;
+    if (status === 401 && carriesCredentials(operation, document, auth)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
+  }
+  const content = documented[key].content;
+  const type = header(response, 'content-type');
+  const hasBody = response.rawPayload.length > 0;
+  // A response documented without `content` says nothing of its body (routes without a response
+  // model): only a 204 promises there is none.
+  if (!content || Object.keys(content).length === 0) return hasBody && status === 204 ? `sent a body with 204` : undefined;
+  if (!hasBody) return request.method === 'HEAD' || status === 204 || status === 304 ? undefined : `sent no body with ${status}, which documents ${Object.keys(content).join(', ')}`;
+  const mediaType = type?.split(';')[0].trim().toLowerCase();
+  const match = mediaType === undefined ? undefined : Object.keys(content).find((documentedType) => mediaMatches(documentedType, mediaType));
+  if (match === undefined) return `answered ${status} as ${type ?? 'no content type'}, which documents ${Object.keys(content).join(', ')}`;
+  const schema = content[match].schema;
+  if (!schema || !isJson(mediaType as string)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `answered ${status} with a body that is not JSON, as ${type}`;
+  }
+  const mismatch = schemas.check(schema, body);
+  return mismatch ? `answered ${status} with a body its schema refuses: ${mismatch}` : undefined;
+}
+
+/** The operation requires credentials, and `auth` gives every scheme of one of its requirements. */
+function carriesCredentials(operation: Operation, document: ContractDocument, auth: Record<string, string> | undefined): boolean {
+  const security = operation.security ?? document.security ?? [];
+  return security.some((entry) => Object.keys(entry).length > 0 && Object.keys(entry).every((scheme) => auth?.[scheme] !== undefined));
+}
+
+function credentialsFor(definition: SecuritySchemeObject, credential: string | undefined) {
+  if (credential === undefined) return undefined;
+  if (definition.type === 'http') {
+    const scheme = (definition.scheme ?? 'bearer').toLowerCase();
+    const value = scheme === 'basic' ? `Basic ${Buffer.from(credential).toString('base64')}` : `${scheme === 'bearer' ? 'Bearer' : definition.scheme} ${credential}`;
+    return { header: { authorization: value } };
+  }
+  if (definition.type === 'apiKey' && definition.name) return { [definition.in === 'query' ? 'query' : definition.in === 'cookie' ? 'cookie' : 'header']: { [definition.name]: credential } };
+  if (definition.type === 'oauth2' || definition.type === 'openIdConnect') return { header: { authorization: `Bearer ${credential}` } };
+  return undefined;
+}
+
+function mediaMatches(documented: string, actual: string): boolean {
+  const [type, subtype] = documented.split(';')[0].trim().toLowerCase().split('/');
+  const [actualType, actualSubtype] = actual.split('/');
+  return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
+}
+
+function isJson(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+function header(response: InjectResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return value === undefined ? undefined : String(value);
+}
+
+function withHeaders(options: InjectOptions, extra: Record<string, string> | undefined): InjectOptions {
+  return extra ? { ...options, headers: { ...extra, ...options.headers } } : options;
+}
+
+function describe(name: string, problem: string, request: ContractRequest, answer: { status: number; contentType?: string; body: string }, replay: string): string {
+  const body = request.body === undefined ? '' : `\n  body (${request.mediaType}): ${JSON.stringify(request.body).slice(0, 2000)}`;
+  return [
+    `${name} ${problem}.`,
+    `Request (${request.kind}${request.broken ? `: ${request.broken}` : ''}):`,
+    `  ${request.method} ${request.url}`,
+    Object.keys(request.headers).length ? `  headers: ${JSON.stringify(request.headers)}` : '',
+    body.slice(1),
+    `Answer: ${answer.status}${answer.contentType ? ` ${answer.contentType}` : ''} ${answer.body.slice(0, 500)}`,
+    `Replay: ${replay}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

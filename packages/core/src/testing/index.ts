@@ -1,0 +1,3 @@
+export { checkContract, ContractViolationError, type ContractApp, type ContractOptions, type OperationReport } from './contract';
+export type { ContractRequest } from './contract-requests';
+export type { InjectOptions, InjectResponse } from './inject';
