@@ -1,10 +1,11 @@
 import { appendFileSync, mkdtempSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TernApp } from '@tern/core';
 import { serveStatic } from '../src/middleware/serve-static';
-import { listenOnFreePort, rawExchange } from '../../../test-support/raw-http';
+import { listenOnFreePort, rawExchange, rawGet } from '../../../test-support/raw-http';
 
 const base = mkdtempSync(join(tmpdir(), 'tern-static-'));
 const root = join(base, 'public');
@@ -329,4 +330,48 @@ describe('res.file() over a socket', () => {
       expect(await drain(res)).toEqual({ bytes: HUGE, complete: true });
     });
   });
+});
+
+describe('res.file() while the path is swapped for a symlink out of the root', () => {
+  // Another process swaps root/race.txt between a file of its own and a symlink to a file outside
+  // the root as fast as it can, while clients download it; then leaves the symlink in place.
+  const swapper = `
+    const fs = require('node:fs');
+    const [target, outside, seconds] = process.argv.slice(1);
+    const end = Date.now() + Number(seconds) * 1000;
+    while (Date.now() < end) {
+      fs.writeFileSync(target + '.file', 'inside version');
+      fs.renameSync(target + '.file', target);
+      try { fs.unlinkSync(target + '.link'); } catch {}
+      fs.symlinkSync(outside, target + '.link');
+      fs.renameSync(target + '.link', target);
+    }`;
+  let app: TernApp;
+  let port: number;
+
+  beforeAll(async () => {
+    app = buildApp();
+    port = await listenOnFreePort(app);
+  });
+  afterAll(() => app.close());
+
+  it('never sends the outside file, and refuses the symlink on every request afterwards', async () => {
+    const target = join(root, 'race.txt');
+    writeFileSync(target, 'inside version');
+    const child = spawn(process.execPath, ['-e', swapper, target, join(base, 'outside.txt'), '2']);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const bodies: string[] = [];
+    let running = true;
+    void exited.then(() => (running = false));
+    const client = async () => {
+      while (running) bodies.push((await rawGet(port, '/files/race.txt')).split('\r\n\r\n')[1] ?? '');
+    };
+    await Promise.all(Array.from({ length: 8 }, client));
+    expect(bodies.length).toBeGreaterThan(100);
+    expect(bodies.filter((body) => body.includes('inside version')).length).toBeGreaterThan(0);
+    expect(bodies.filter((body) => body.includes('private'))).toEqual([]);
+    // The swapper stopped on the symlink: no identity cached during the race may let it through.
+    const after = await Promise.all(Array.from({ length: 20 }, () => rawGet(port, '/files/race.txt')));
+    expect(after.map((answer) => answer.split(' ')[1])).toEqual(Array(20).fill('403'));
+  }, 20_000);
 });

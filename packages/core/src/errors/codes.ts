@@ -61,6 +61,7 @@ const table = {
   TERN_FILE_FORBIDDEN: { kind: 'request', status: 403, meaning: 'res.file() or serveStatic(): a path leaving the root, a dotfile or a symlink out of the root.' },
   TERN_RANGE_NOT_SATISFIABLE: { kind: 'request', status: 416, meaning: 'A Range outside the file.' },
   TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
+  TERN_FILE_CHANGING: { kind: 'request', status: 503, meaning: 'res.file() or serveStatic(): the file was replaced twice while it was being checked.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
