@@ -254,10 +254,32 @@ describe('res.file() over a socket', () => {
     expect(full.status).toBe(200);
     expect(full.headers.get('content-disposition')).toBe('attachment; filename="big.bin"');
     expect(Buffer.from(await full.arrayBuffer()).equals(big)).toBe(true);
-    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('etag') as string } });
+    // The ETag is weak, so a resuming client names the version by its Last-Modified date.
+    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('last-modified') as string } });
     expect(rest.status).toBe(206);
     expect(rest.headers.get('content-range')).toBe(`bytes 1000-${big.length - 1}/${big.length}`);
     expect(Buffer.from(await rest.arrayBuffer()).equals(big.subarray(1000))).toBe(true);
+  });
+
+  it('never lets a weak ETag in If-Range match: the whole file comes back (RFC 9110 §13.1.5)', async () => {
+    const etag = (await fetch(`${base}/files/big.bin`, { method: 'HEAD' })).headers.get('etag') as string;
+    expect(etag.startsWith('W/')).toBe(true);
+    const res = await fetch(`${base}/files/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': etag } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-range')).toBeNull();
+    expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true);
+  });
+
+  it('answers a suffix range longer than the file with the whole file, as a 206 (RFC 9110 §14.1.3)', async () => {
+    const longer = await fetch(`${base}/files/hello.txt`, { headers: { range: `bytes=-${TEXT.length + 100}` } });
+    expect(longer.status).toBe(206);
+    expect(longer.headers.get('content-range')).toBe(`bytes 0-${TEXT.length - 1}/${TEXT.length}`);
+    expect(await longer.text()).toBe(TEXT);
+    const exact = await fetch(`${base}/files/hello.txt`, { headers: { range: 'bytes=-6' } });
+    expect(exact.status).toBe(206);
+    expect(await exact.text()).toBe(TEXT.slice(-6));
+    // A suffix of zero bytes selects nothing: still unsatisfiable.
+    expect((await fetch(`${base}/files/hello.txt`, { headers: { range: 'bytes=-0' } })).status).toBe(416);
   });
 
   it('answers HEAD with the length and no body', async () => {

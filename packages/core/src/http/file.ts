@@ -98,7 +98,7 @@ export async function prepareFile(
   throw requestError('TERN_FILE_CHANGING', `The file at ${JSON.stringify(path)} changed while it was checked; try again.`, { headers: { 'retry-after': '1' } });
 }
 
-/** Runs send on a copy of the request's headers. */
+/** Runs send on a copy of the request's headers that the Range fixes (range-fixes below) may change. */
 async function runSend(
   req: IncomingMessage,
   root: string,
@@ -133,6 +133,7 @@ async function runSend(
     stream.on('file', (file: string, stat: Stats) => {
       recorder.file = file;
       recorder.stat = stat;
+      fixRangeHeaders(request.headers, stat.size);
     });
     stream.pipe(recorder as unknown as ServerResponse);
   }).catch((err: unknown) => {
@@ -249,6 +250,32 @@ function withDownload(headers: Record<string, string | string[]>, options: FileO
     headers['content-disposition'] = contentDisposition(name);
   }
   return headers;
+}
+
+/**
+ * Two Range rules of RFC 9110 send does not follow, applied to the headers it reads: a suffix
+ * range longer than the file (`bytes=-500` of 100 bytes) selects the whole file (§14.1.3) where
+ * send answers 416, and `If-Range` with a weak entity tag never matches (§13.1.5, strong
+ * comparison) where send compares it with its own weak ETag and sends the range.
+ */
+export function fixRangeHeaders(headers: Record<string, string | string[] | undefined>, size: number): void {
+  const ifRange = headers['if-range'];
+  if (typeof ifRange === 'string' && /^\s*W\//.test(ifRange)) {
+    delete headers.range;
+    return;
+  }
+  const range = headers.range;
+  if (typeof range !== 'string' || !/^\s*bytes\s*=/i.test(range)) return;
+  const [unit, specs] = [range.slice(0, range.indexOf('=') + 1), range.slice(range.indexOf('=') + 1)];
+  headers.range =
+    unit +
+    specs
+      .split(',')
+      .map((spec) => {
+        const suffix = /^\s*-\s*(\d+)\s*$/.exec(spec);
+        return suffix !== null && Number(suffix[1]) > size && size > 0 ? '0-' : spec;
+      })
+      .join(',');
 }
 
 function sendError(err: { status?: number; code?: string; headers?: Record<string, string> }, path: string): unknown {
