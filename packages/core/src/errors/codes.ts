@@ -108,6 +108,7 @@ const table = {
 
   // Thrown while serving a request (TernError, answered 500).
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
+  TERN_RESPONSE_TOO_DEEP: { kind: 'serving', meaning: 'A response nests declared objects and arrays deeper than the serializer writes (1000 levels).' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },
   TERN_TEMPLATES_NOT_CONFIGURED: { kind: 'serving', meaning: 'res.render was called before configureTemplates.' },
   TERN_TEMPLATE_NAME_INVALID: { kind: 'serving', meaning: 'A template name that could leave templateDir.' },
