@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TernApp } from '@tern/core';
+import { descriptorsOn } from '../../../test-support/descriptors';
 import { listenOnFreePort } from '../../../test-support/raw-http';
 
 // Bodies far larger than what loopback socket buffers take in: a client that stops reading
@@ -18,14 +19,7 @@ beforeAll(() => writeFileSync(file, Buffer.alloc(FILE_BYTES, 7)));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Descriptors this process holds on the test file. */
-const openDescriptors = (): number =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === file;
-    } catch {
-      return false;
-    }
-  }).length;
+const openDescriptors = (): number => descriptorsOn(file);
 
 /**
  * A client that sends `GET path` and then takes `perTick` bytes every 50 ms (0: none). A client

@@ -1,10 +1,11 @@
-import { appendFileSync, mkdtempSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TernApp } from '@tern/core';
 import { serveStatic } from '../src/middleware/serve-static';
+import { descriptorsOn } from '../../../test-support/descriptors';
 import { listenOnFreePort, rawExchange, rawGet } from '../../../test-support/raw-http';
 
 const base = mkdtempSync(join(tmpdir(), 'tern-static-'));
@@ -294,14 +295,7 @@ describe('res.file() over a socket', () => {
     // server in the middle of the file.
     const HUGE = 16 * 1024 * 1024;
     const huge = join(root, 'huge.bin');
-    const openDescriptors = (): number =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === huge;
-        } catch {
-          return false;
-        }
-      }).length;
+    const openDescriptors = (): number => descriptorsOn(huge);
     const until = async (check: () => boolean): Promise<boolean> => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
       return check();
