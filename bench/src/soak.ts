@@ -14,7 +14,9 @@
  * the hardening issues (1 MiB arrays, 90k junk keys, 1 MiB of `{}` items to class-validator
  * fallback models) and everyday HTTP (a custom converter,
  * multipart uploads, an upload aborted half-way, `res.file` with and without Range, an SSE
- * stream per round).
+ * stream per round). `soak/stalled.ts` adds stalled readers: clients that request a 32 MiB file
+ * or a ~16 MB JSON answer and never read, which the child's send timeout must cut (its open
+ * descriptors are reported with the heap).
  *
  * A warm-up round, then `--rounds` measured rounds of `--duration` seconds each. After every
  * round the load stops, the child reports `server.getConnections()` until it is 0 (idle
@@ -38,6 +40,7 @@ import { freePort } from './harness/children';
 import { ItemDto } from './shared/item-dto';
 import { ITEM_JSON, makeItem } from './shared/payload';
 import { addExtraRoutes, BIG_BODY_BYTES, checkExtraRoutes, EXTRA_REQUESTS, extrasClient, type ExtrasCounts } from './soak/extras';
+import { addStalledRoutes, openDescriptors, STALL_SEND_TIMEOUT_MS, stalledReaders, type StalledCounts } from './soak/stalled';
 
 const HOST = '127.0.0.1';
 /** The child's body limit: the 1 MiB attack bodies fit, the oversized upload does not. */
@@ -71,7 +74,7 @@ interface ServerStats {
 
 type Reply =
   | { type: 'ready' }
-  | { type: 'heap'; heapUsed: number; rss: number; external: number }
+  | { type: 'heap'; heapUsed: number; rss: number; external: number; descriptors: number }
   | { type: 'connections'; count: number }
   | ({ type: 'stats' } & ServerStats);
 
@@ -93,7 +96,7 @@ async function runChild(port: number): Promise<void> {
   const app = new TernApp({
     config: new MakeConfig({ bodyLimit: BODY_LIMIT }),
     logger: false,
-    server: { keepAliveTimeout: KEEP_ALIVE_MS },
+    server: { keepAliveTimeout: KEEP_ALIVE_MS, sendTimeout: STALL_SEND_TIMEOUT_MS },
   });
   app.addMiddleware(async (_req, res, next) => {
     const raw = res.raw;
@@ -120,6 +123,7 @@ async function runChild(port: number): Promise<void> {
     throw new Error('boom');
   });
   addExtraRoutes(app, () => stats.clientAborts++);
+  addStalledRoutes(app);
   await app.listen({ port, host: HOST });
   const server = app.server!;
 
@@ -130,7 +134,7 @@ async function runChild(port: number): Promise<void> {
         gc?.();
         gc?.();
         const mem = process.memoryUsage();
-        send({ type: 'heap', heapUsed: mem.heapUsed, rss: mem.rss, external: mem.external });
+        send({ type: 'heap', heapUsed: mem.heapUsed, rss: mem.rss, external: mem.external, descriptors: openDescriptors() });
         break;
       }
       case 'connections':
@@ -445,6 +449,10 @@ interface RoundResult {
   idleStillOpen: number;
   heapUsed: number;
   rss: number;
+  /** Descriptors the child had open after the round (stalled downloads must not keep theirs). */
+  descriptors: number;
+  /** Stalled readers: cut by the server, sent whole, or still open (a failure). */
+  stalled: StalledCounts;
 }
 
 function diffCounts(now: Record<string, number>, before: Record<string, number>): Record<string, number> {
@@ -456,10 +464,11 @@ function diffCounts(now: Record<string, number>, before: Record<string, number>)
 async function runRound(name: string, child: SoakChild, port: number, o: Options, before: ServerStats): Promise<[RoundResult, ServerStats]> {
   const t0 = performance.now();
   const deadline = t0 + o.duration * 1000;
-  const [result, raw, extras] = await Promise.all([
+  const [result, raw, extras, stalled] = await Promise.all([
     driveMixedTraffic(port, o),
     rawClients(port, o.rawClients, deadline),
     extrasClient(port, HOST, deadline),
+    stalledReaders(port, HOST, deadline),
   ]);
   const loadEnd = performance.now();
 
@@ -502,6 +511,8 @@ async function runRound(name: string, child: SoakChild, port: number, o: Options
       idleStillOpen,
       heapUsed: heap.heapUsed,
       rss: heap.rss,
+      descriptors: heap.descriptors,
+      stalled,
     },
     stats,
   ];
@@ -585,6 +596,14 @@ async function main(): Promise<number> {
           `${int(row.extras.fallback422)} × 1 MiB {} items to a fallback model → 422, ` +
           `${int(row.extras.abortedUploads)} uploads aborted half-way, ${row.extras.sseStreams} SSE stream(s) read then dropped`,
       );
+      log(
+        `    stalled readers: ${int(row.stalled.cut)} cut by the send timeout, ${int(row.stalled.complete)} sent whole, ${int(row.stalled.stuck)} stuck; ` +
+          `open descriptors after the round ${row.descriptors}` +
+          (r === 0 ? '' : ` (warm-up ${rows[0]!.descriptors})`),
+      );
+      if (row.stalled.stuck > 0) failures.push(`round ${name}: ${row.stalled.stuck} stalled reader(s) still connected 20 s after reading again`);
+      if (row.stalled.cut + row.stalled.complete + row.stalled.stuck === 0) failures.push(`round ${name}: no stalled reader ran`);
+      if (r > 0 && row.descriptors > rows[0]!.descriptors + 5) failures.push(`round ${name}: ${row.descriptors} descriptors open, warm-up ${rows[0]!.descriptors}`);
       for (const u of row.extras.unexpected) failures.push(`round ${name}: ${u}`);
       if (row.extras.sseStreams === 0) failures.push(`round ${name}: no SSE stream was read`);
       if (row.idleStillOpen > 0) failures.push(`round ${name}: ${row.idleStillOpen} idle keep-alive connection(s) not closed by the server`);

@@ -100,6 +100,13 @@ export interface ServerTimeouts {
   /** How long an idle keep-alive connection stays open (default 5 s). */
   keepAliveTimeout?: number;
   /**
+   * How long a response may wait for its client to take any byte of it (default 30 s): a client
+   * that requested a download or a large answer and stopped reading has its connection destroyed
+   * then, freeing the socket, the file descriptor and the unsent body. A slow client that keeps
+   * reading is never cut. `Infinity` waits for ever.
+   */
+  sendTimeout?: number;
+  /**
    * How long `app.close()` lets in-flight responses finish (default 10 s); then it destroys the
    * connections still open (a stream that never ends) and resolves. `Infinity` waits for ever.
    */

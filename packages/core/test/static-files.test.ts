@@ -1,10 +1,12 @@
-import { appendFileSync, mkdtempSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TernApp } from '@tern/core';
 import { serveStatic } from '../src/middleware/serve-static';
-import { listenOnFreePort, rawExchange } from '../../../test-support/raw-http';
+import { descriptorsOn } from '../../../test-support/descriptors';
+import { listenOnFreePort, rawExchange, rawGet } from '../../../test-support/raw-http';
 
 const base = mkdtempSync(join(tmpdir(), 'tern-static-'));
 const root = join(base, 'public');
@@ -253,10 +255,32 @@ describe('res.file() over a socket', () => {
     expect(full.status).toBe(200);
     expect(full.headers.get('content-disposition')).toBe('attachment; filename="big.bin"');
     expect(Buffer.from(await full.arrayBuffer()).equals(big)).toBe(true);
-    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('etag') as string } });
+    // The ETag is weak, so a resuming client names the version by its Last-Modified date.
+    const rest = await fetch(`${base}/download/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': full.headers.get('last-modified') as string } });
     expect(rest.status).toBe(206);
     expect(rest.headers.get('content-range')).toBe(`bytes 1000-${big.length - 1}/${big.length}`);
     expect(Buffer.from(await rest.arrayBuffer()).equals(big.subarray(1000))).toBe(true);
+  });
+
+  it('never lets a weak ETag in If-Range match: the whole file comes back (RFC 9110 §13.1.5)', async () => {
+    const etag = (await fetch(`${base}/files/big.bin`, { method: 'HEAD' })).headers.get('etag') as string;
+    expect(etag.startsWith('W/')).toBe(true);
+    const res = await fetch(`${base}/files/big.bin`, { headers: { range: 'bytes=1000-', 'if-range': etag } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-range')).toBeNull();
+    expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true);
+  });
+
+  it('answers a suffix range longer than the file with the whole file, as a 206 (RFC 9110 §14.1.3)', async () => {
+    const longer = await fetch(`${base}/files/hello.txt`, { headers: { range: `bytes=-${TEXT.length + 100}` } });
+    expect(longer.status).toBe(206);
+    expect(longer.headers.get('content-range')).toBe(`bytes 0-${TEXT.length - 1}/${TEXT.length}`);
+    expect(await longer.text()).toBe(TEXT);
+    const exact = await fetch(`${base}/files/hello.txt`, { headers: { range: 'bytes=-6' } });
+    expect(exact.status).toBe(206);
+    expect(await exact.text()).toBe(TEXT.slice(-6));
+    // A suffix of zero bytes selects nothing: still unsatisfiable.
+    expect((await fetch(`${base}/files/hello.txt`, { headers: { range: 'bytes=-0' } })).status).toBe(416);
   });
 
   it('answers HEAD with the length and no body', async () => {
@@ -271,14 +295,7 @@ describe('res.file() over a socket', () => {
     // server in the middle of the file.
     const HUGE = 16 * 1024 * 1024;
     const huge = join(root, 'huge.bin');
-    const openDescriptors = (): number =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === huge;
-        } catch {
-          return false;
-        }
-      }).length;
+    const openDescriptors = (): number => descriptorsOn(huge);
     const until = async (check: () => boolean): Promise<boolean> => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
       return check();
@@ -329,4 +346,48 @@ describe('res.file() over a socket', () => {
       expect(await drain(res)).toEqual({ bytes: HUGE, complete: true });
     });
   });
+});
+
+describe('res.file() while the path is swapped for a symlink out of the root', () => {
+  // Another process swaps root/race.txt between a file of its own and a symlink to a file outside
+  // the root as fast as it can, while clients download it; then leaves the symlink in place.
+  const swapper = `
+    const fs = require('node:fs');
+    const [target, outside, seconds] = process.argv.slice(1);
+    const end = Date.now() + Number(seconds) * 1000;
+    while (Date.now() < end) {
+      fs.writeFileSync(target + '.file', 'inside version');
+      fs.renameSync(target + '.file', target);
+      try { fs.unlinkSync(target + '.link'); } catch {}
+      fs.symlinkSync(outside, target + '.link');
+      fs.renameSync(target + '.link', target);
+    }`;
+  let app: TernApp;
+  let port: number;
+
+  beforeAll(async () => {
+    app = buildApp();
+    port = await listenOnFreePort(app);
+  });
+  afterAll(() => app.close());
+
+  it('never sends the outside file, and refuses the symlink on every request afterwards', async () => {
+    const target = join(root, 'race.txt');
+    writeFileSync(target, 'inside version');
+    const child = spawn(process.execPath, ['-e', swapper, target, join(base, 'outside.txt'), '2']);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const bodies: string[] = [];
+    let running = true;
+    void exited.then(() => (running = false));
+    const client = async () => {
+      while (running) bodies.push((await rawGet(port, '/files/race.txt')).split('\r\n\r\n')[1] ?? '');
+    };
+    await Promise.all(Array.from({ length: 8 }, client));
+    expect(bodies.length).toBeGreaterThan(100);
+    expect(bodies.filter((body) => body.includes('inside version')).length).toBeGreaterThan(0);
+    expect(bodies.filter((body) => body.includes('private'))).toEqual([]);
+    // The swapper stopped on the symlink: no identity cached during the race may let it through.
+    const after = await Promise.all(Array.from({ length: 20 }, () => rawGet(port, '/files/race.txt')));
+    expect(after.map((answer) => answer.split(' ')[1])).toEqual(Array(20).fill('403'));
+  }, 20_000);
 });

@@ -62,6 +62,7 @@ const table = {
   TERN_RANGE_NOT_SATISFIABLE: { kind: 'request', status: 416, meaning: 'A Range outside the file.' },
   TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
   TERN_CSRF_INVALID: { kind: 'request', status: 403, meaning: 'csrf(): an unsafe request without a valid token, or sent from another site.' },
+  TERN_FILE_CHANGING: { kind: 'request', status: 503, meaning: 'res.file() or serveStatic(): the file was replaced twice while it was being checked.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
@@ -113,6 +114,7 @@ const table = {
   // Thrown while serving a request (TernError, answered 500).
   TERN_UNDECLARED_RESPONSE_STATUS: { kind: 'serving', meaning: 'A route that declares response models sent JSON with a success status none covers (answered 500).' },
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
+  TERN_RESPONSE_TOO_DEEP: { kind: 'serving', meaning: 'A response nests declared objects and arrays deeper than the serializer writes (1000 levels).' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },
   TERN_TEMPLATES_NOT_CONFIGURED: { kind: 'serving', meaning: 'res.render was called before configureTemplates.' },
   TERN_TEMPLATE_NAME_INVALID: { kind: 'serving', meaning: 'A template name that could leave templateDir.' },

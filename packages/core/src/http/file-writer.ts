@@ -1,11 +1,11 @@
-import { close, open, read } from 'node:fs';
+import { close, read } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 
 /** The largest read; a smaller file (or range) gets a buffer of its own size. */
 const CHUNK = 64 * 1024;
 
 /**
- * Writes `length` bytes of the file at `path`, from byte `start`, to `raw` through one buffer that
+ * Writes `length` bytes of the open file `fd`, from byte `start`, to `raw` through one buffer that
  * is read into again only once the response has handed the previous chunk over (the write's
  * callback). A read stream piped into the response does the same work with a new 64 KiB buffer
  * per read instead; with many downloads in flight those buffers, freed only when a scavenge finds
@@ -15,29 +15,32 @@ const CHUNK = 64 * 1024;
  *
  * Exactly `length` bytes go out (the Content-Length already sent): a file that grew meanwhile is
  * cut at `length`, one that shrank fails so that the caller cuts the connection
- * rather than end a short body. `done` runs once: `done()` when the last byte was handed over or
- * the response closed first (the client left), `done(err)` when the file could not be read.
+ * rather than end a short body. The descriptor is the one whose place was checked (http/file.ts):
+ * reading it, never the path again, is what keeps a file swapped meanwhile from being sent. It is
+ * this writer's from now on and closed when it finishes. `done` runs once: `done()` when the last
+ * byte was handed over or the response closed first (the client left), `done(err)` when the file
+ * could not be read. `name` only words the error.
  */
-export function writeFileRange(raw: ServerResponse, path: string, start: number, length: number, done: (err?: unknown) => void): void {
+export function writeFileRange(raw: ServerResponse, fd: number, name: string, start: number, length: number, done: (err?: unknown) => void): void {
   if (length <= 0) {
+    close(fd, () => {});
     raw.end();
     done();
     return;
   }
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length));
-  let fd = -1;
   let position = start;
   let remaining = length;
-  // 'opening' and 'reading' have a callback of fs pending (the descriptor must not be closed under
-  // it); 'writing' waits for the response; 'ended' is final.
-  let state: 'opening' | 'reading' | 'writing' | 'ended' = 'opening';
+  // 'reading' has a callback of fs pending (the descriptor must not be closed under it);
+  // 'writing' waits for the response; 'ended' is final.
+  let state: 'reading' | 'writing' | 'ended' = 'reading';
   let closed = false;
 
   const finish = (err?: unknown) => {
     if (state === 'ended') return;
     state = 'ended';
     raw.off('close', onClose);
-    if (fd >= 0) close(fd, () => {});
+    close(fd, () => {});
     done(err);
   };
   // A response that closes before the last byte (client gone, connection cut) may never call
@@ -53,7 +56,7 @@ export function writeFileRange(raw: ServerResponse, path: string, start: number,
   const onRead = (err: NodeJS.ErrnoException | null, bytesRead: number) => {
     if (closed) return finish();
     if (err) return finish(err);
-    if (bytesRead === 0) return finish(fileChanged(path));
+    if (bytesRead === 0) return finish(fileChanged(name));
     position += bytesRead;
     remaining -= bytesRead;
     const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
@@ -71,12 +74,7 @@ export function writeFileRange(raw: ServerResponse, path: string, start: number,
   };
 
   raw.on('close', onClose);
-  open(path, 'r', (err, opened) => {
-    if (err) return finish(err);
-    fd = opened;
-    if (closed) return finish();
-    readNext();
-  });
+  readNext();
 }
 
 function fileChanged(path: string): Error {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { ServerTimeouts } from '../config';
 import { markCutByClose } from './abort';
+import { watchSendTimeout } from './send-timeout';
 
 export interface ServerHooks {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
@@ -39,6 +40,8 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
 
   const sockets = new Set<Socket>();
   openSockets.set(server, sockets);
+  const sendTimeout = timeouts.sendTimeout ?? 30_000;
+  if (sendTimeout !== Infinity) server.once('listening', () => watchSendTimeout(server, sockets, sendTimeout));
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

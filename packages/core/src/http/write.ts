@@ -3,6 +3,15 @@ import type { TernResponse } from './response';
 import { writeStreamBody, type StreamContext } from './write-stream';
 
 const NO_BODY = new Set([204, 304]);
+/**
+ * Text bodies longer than this (in UTF-16 units) go out as bytes. Node writes a string body by
+ * joining it to the headers (a second string) and, when the socket cannot take it at once,
+ * copying what is left into a buffer of its own: a client that stops reading an 8 MiB answer
+ * held both. Encoded once and the text let go, the body is held once, and only until the
+ * client takes it or the send timeout cuts it (server.ts). Short bodies keep the one joined
+ * write, which costs less than encoding them apart.
+ */
+const LARGE_TEXT = 64 * 1024;
 const FALLBACK = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Internal Server Error' });
 
 /**
@@ -27,7 +36,11 @@ export function writeResponse(raw: ServerResponse, res: TernResponse, closeConne
     // Another body replaced the stream (an error answer): the stream is never read.
     streamBody.discard();
   }
-  const body = NO_BODY.has(res.statusCode) ? null : res.body;
+  let body = NO_BODY.has(res.statusCode) ? null : res.body;
+  if (typeof body === 'string' && body.length > LARGE_TEXT && raw.req?.method !== 'HEAD') {
+    body = res.body = Buffer.from(body);
+    res.jsonBody = undefined;
+  }
   // A handler that asked for chunked framing gets it; RFC 9112 §6.1 forbids sending both.
   if (headers['transfer-encoding'] !== undefined) delete headers['content-length'];
   else if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));

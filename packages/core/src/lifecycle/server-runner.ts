@@ -32,7 +32,9 @@ export class ServerRunner {
     /** Reports a failing hook; must not throw. */
     private readonly reportHookError: (what: string, err: unknown) => void,
   ) {
-    checkCloseTimeout(timeouts.closeTimeout);
+    checkTimeout('closeTimeout', timeouts.closeTimeout, 0);
+    // A send timeout of 0 would cut every response the kernel cannot take in one go.
+    checkTimeout('sendTimeout', timeouts.sendTimeout, 1);
   }
 
   async listen(
@@ -96,9 +98,10 @@ export class ServerRunner {
   }
 }
 
-function checkCloseTimeout(value: number | undefined): void {
+function checkTimeout(name: 'closeTimeout' | 'sendTimeout', value: number | undefined, least: 0 | 1): void {
   if (value === undefined || value === Infinity) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new TernRangeError('TERN_INVALID_LIMIT', `server.closeTimeout must be a non-negative integer of milliseconds (or Infinity), got ${String(value)}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < least) {
+    const kind = least === 0 ? 'a non-negative' : 'a positive';
+    throw new TernRangeError('TERN_INVALID_LIMIT', `server.${name} must be ${kind} integer of milliseconds (or Infinity), got ${String(value)}.`);
   }
 }

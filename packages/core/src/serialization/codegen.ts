@@ -6,7 +6,7 @@
  * Only property names (as JSON string literals, which are valid JavaScript string literals) are
  * written into the source; the helpers are passed in as arguments.
  */
-import { BYTE_HELPERS, OMITTED, writeToString, type ByteWriter } from './json-bytes';
+import { BYTE_HELPERS, MAX_RESPONSE_DEPTH, OMITTED, writeToString, type ByteWriter } from './json-bytes';
 import { isBoxedPrimitive, isStandardDate, scalarOf, unbox } from './json-values';
 import { holdsScalar, type FieldPlan, type ObjectPlan, type ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
@@ -48,17 +48,22 @@ function entryFunctions(i: number): string {
   return putAny(p, x, k);
 }
 function d${i}(p, x, k) {
-  if (Array.isArray(x)) {
-    p = putByte(p, 91);
-    for (let n = 0; n < x.length; n++) {
-      if (n > 0) p = putByte(p, 44);
-      const q = m${i}(p, x[n], n);
-      p = q === ${OMITTED} ? putAscii(p, 'null') : q;
+  try {
+    if (++nesting.depth > ${MAX_RESPONSE_DEPTH}) tooDeep();
+    if (Array.isArray(x)) {
+      p = putByte(p, 91);
+      for (let n = 0; n < x.length; n++) {
+        if (n > 0) p = putByte(p, 44);
+        const q = m${i}(p, x[n], n);
+        p = q === ${OMITTED} ? putAscii(p, 'null') : q;
+      }
+      return putByte(p, 93);
     }
-    return putByte(p, 93);
+    if (isBoxedPrimitive(x)) return putAny(p, unbox(x), k);
+    return f${i}(p, x);
+  } finally {
+    nesting.depth--;
   }
-  if (isBoxedPrimitive(x)) return putAny(p, unbox(x), k);
-  return f${i}(p, x);
 }
 function j${i}(p, x, k) {
   if (typeof x === 'object' && x !== null) return d${i}(p, x, k);

@@ -10,7 +10,23 @@
  * `OMITTED` (-1) means "left out", as `undefined` is for `JSON.stringify`. A caller that wrote a
  * label before a value that turns out to be left out simply keeps its old position.
  */
+import { TernError } from '../errors/tern-error';
 import { hasFourDigitYear, ISO_DATE_LENGTH, quote, writeAny, writeDate, writeIsoDate, writeNumber } from './json-values';
+
+/**
+ * The deepest nesting of declared objects and arrays a compiled serializer writes (the root
+ * object is 1). The writers recurse, and past ~3,000 levels Node's stack runs out where
+ * `JSON.stringify` would not: a clear error at a fixed depth instead (docs/responses.md).
+ */
+export const MAX_RESPONSE_DEPTH = 1000;
+
+/** The nesting being written now, counted by both engines (codegen.ts, writers.ts). */
+export const nesting = { depth: 0 };
+
+/** Refuses a body nested deeper than `MAX_RESPONSE_DEPTH`: a 500, reported with this code. */
+export function tooDeep(): never {
+  throw new TernError('TERN_RESPONSE_TOO_DEEP', `The response nests declared objects and arrays deeper than ${MAX_RESPONSE_DEPTH} levels; the serializer writes no deeper.`);
+}
 
 /** A value that `JSON.stringify` leaves out: the caller keeps the position it had. */
 export const OMITTED = -1;
@@ -178,4 +194,4 @@ function putStrings(position: number, list: unknown[]): number {
 }
 
 /** The writers generated code calls (codegen.ts passes them to it by these names). */
-export const BYTE_HELPERS = { labelBytes, putAny, putAscii, putBytes, putByte, putNumber, putDate, putString } as const;
+export const BYTE_HELPERS = { labelBytes, putAny, putAscii, putBytes, putByte, putNumber, putDate, putString, nesting, tooDeep } as const;

@@ -4,6 +4,7 @@
  * does to a value before looking at its properties; they differ only in how the declared
  * fields of one object are written.
  */
+import { MAX_RESPONSE_DEPTH, nesting, tooDeep } from './json-bytes';
 import { isBoxedPrimitive, scalarOf, unbox, writeAny } from './json-values';
 import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
 
@@ -29,16 +30,21 @@ export interface FieldsSlot {
  */
 export function declaredObjectWriter(slot: FieldsSlot): ValueWriter {
   const writeDeclared = (value: object, key: string | number): string | undefined => {
-    if (Array.isArray(value)) {
-      let out = '[';
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) out += ',';
-        out += writeValue(value[i], i) ?? 'null';
+    try {
+      if (++nesting.depth > MAX_RESPONSE_DEPTH) tooDeep();
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          out += writeValue(value[i], i) ?? 'null';
+        }
+        return out + ']';
       }
-      return out + ']';
+      if (isBoxedPrimitive(value)) return writeAny(unbox(value), key);
+      return slot.write(value);
+    } finally {
+      nesting.depth--;
     }
-    if (isBoxedPrimitive(value)) return writeAny(unbox(value), key);
-    return slot.write(value);
   };
   const writeValue: ValueWriter = (value, key) => {
     if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
