@@ -1,5 +1,6 @@
 /** Models: validation for the API's POST body and the contact form, schemas for the OpenAPI document. */
-import { ArrayNotEmpty, IsArray, IsEmail, IsISO8601, IsString, Length, Matches } from 'class-validator';
+import { ApiProperty } from '@tern/core';
+import { ArrayNotEmpty, IsArray, IsEmail, IsString, Length, Matches } from 'class-validator';
 
 export class NewPost {
   @IsString() @Matches(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: 'slug must be lowercase words joined by dashes' }) slug: string;
@@ -12,7 +13,8 @@ export class PostSummary {
   @IsString() slug: string;
   @IsString() title: string;
   @IsString() summary: string;
-  @IsISO8601() published: string;
+  /** A calendar date (`2026-11-09`), not a date-time: documented as `format: date`. */
+  @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/) @ApiProperty({ format: 'date' }) published: string;
 }
 
 export class PostDto extends PostSummary {

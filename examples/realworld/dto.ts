@@ -16,7 +16,9 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
   MinLength,
   ValidateIf,
   ValidateNested,
@@ -90,10 +92,17 @@ export class NewCommentRequest {
   @IsObject() @ValidateNested() @Type(() => NewComment) comment: NewComment;
 }
 
-/** `?limit=&offset=` of the article lists: RealWorld's defaults, bounded. */
+/** `?limit=&offset=` of the article lists: RealWorld's defaults (20, 0), bounded; out of range is a 422. */
 export class Paging {
-  @IsOptional() @Type(() => Number) @IsInt() limit?: number;
-  @IsOptional() @Type(() => Number) @IsInt() offset?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) offset?: number;
+}
+
+/** `GET /articles`: paging plus the filters, each optional. */
+export class ArticleQuery extends Paging {
+  @IsOptional() @IsString() @MaxLength(64) tag?: string;
+  @IsOptional() @IsString() @MaxLength(64) author?: string;
+  @IsOptional() @IsString() @MaxLength(64) favorited?: string;
 }
 
 // ---- responses ----

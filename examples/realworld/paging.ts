@@ -1,12 +1,7 @@
 import type { Page } from './conduit';
-import { unprocessable } from './conduit';
+import type { Paging } from './dto';
 
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
-
-/** `?limit=&offset=` with RealWorld's defaults; out of range is a 422, not a silent clamp. */
-export function pageOf(limit: number = DEFAULT_LIMIT, offset: number = 0): Page {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw unprocessable(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  if (!Number.isInteger(offset) || offset < 0) throw unprocessable('offset must be a non-negative integer');
-  return { limit, offset };
+/** RealWorld's defaults for what the query left out; the bounds are the model's (dto.ts). */
+export function pageOf(query: Paging): Page {
+  return { limit: query.limit ?? 20, offset: query.offset ?? 0 };
 }

@@ -1,7 +1,7 @@
 import { ApiResponse, Body, Controller, Delete, Get, Param, Post, Put, Query, User } from '@tern/core';
 import type { Account, Conduit } from '../conduit';
 import { pageOf } from '../paging';
-import { GenericErrorModel, MultipleArticlesResponse, NewArticleRequest, SingleArticleResponse, UpdateArticleRequest } from '../dto';
+import { ArticleQuery, GenericErrorModel, MultipleArticlesResponse, Paging, NewArticleRequest, SingleArticleResponse, UpdateArticleRequest } from '../dto';
 import { Authenticated, OptionalAuth } from '../security';
 
 /** Articles, the feed and favorites (`/articles`). */
@@ -12,21 +12,14 @@ export class ArticlesController {
 
   @Get('/', { name: 'list', summary: 'Get recent articles globally', description: 'Newest first, filtered by tag, author or who favorited them. Auth is optional.', responses: { 200: MultipleArticlesResponse } })
   @OptionalAuth()
-  async list(
-    @Query('tag') tag?: string,
-    @Query('author') author?: string,
-    @Query('favorited') favorited?: string,
-    @Query('limit') limit?: number,
-    @Query('offset') offset?: number,
-    @User() viewer?: Account,
-  ): Promise<MultipleArticlesResponse> {
-    return this.conduit.listArticles({ tag, author, favorited }, pageOf(limit, offset), viewer?.id);
+  async list(@Query() query: ArticleQuery, @User() viewer?: Account): Promise<MultipleArticlesResponse> {
+    return this.conduit.listArticles(query, pageOf(query), viewer?.id);
   }
 
   @Get('/feed', { name: 'feed', summary: 'Get recent articles from users you follow', description: 'Newest first, paged by limit and offset.', responses: { 200: MultipleArticlesResponse } })
   @Authenticated()
-  async feed(@User() viewer: Account, @Query('limit') limit?: number, @Query('offset') offset?: number): Promise<MultipleArticlesResponse> {
-    return this.conduit.listArticles({ followedBy: viewer.id }, pageOf(limit, offset), viewer.id);
+  async feed(@User() viewer: Account, @Query() paging: Paging): Promise<MultipleArticlesResponse> {
+    return this.conduit.listArticles({ followedBy: viewer.id }, pageOf(paging), viewer.id);
   }
 
   @Get('/{slug}', { name: 'get', summary: 'Get an article', description: 'One article by its slug. Auth is optional.', responses: { 200: SingleArticleResponse } })

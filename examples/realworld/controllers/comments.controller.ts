@@ -6,6 +6,7 @@ import { Authenticated, OptionalAuth } from '../security';
 /** Comments on an article (`/articles/{slug}/comments`). */
 @Controller('/articles/{slug}/comments', { tags: ['Comments'], name: 'comments' })
 @ApiResponse(404, GenericErrorModel)
+@ApiResponse(422, GenericErrorModel)
 export class CommentsController {
   constructor(private readonly conduit: Conduit) {}
 
@@ -17,7 +18,6 @@ export class CommentsController {
 
   @Post('/', { name: 'create', summary: 'Create a comment for an article', description: 'Adds a comment as the signed-in user.', responses: { 200: SingleCommentResponse } })
   @Authenticated()
-  @ApiResponse(422, GenericErrorModel)
   async create(@Param('slug') slug: string, @Body() body: NewCommentRequest, @User() author: Account): Promise<SingleCommentResponse> {
     return { comment: await this.conduit.addComment(slug, author.id, body.comment.body) };
   }
