@@ -1,10 +1,12 @@
 /**
  * Every example app keeps the contract of its own OpenAPI document: `checkContract` sends each
  * operation valid requests and requests broken in one place, and checks every answer against
- * the document (docs/testing.md). One test per example, each in a few seconds.
+ * the document (docs/testing.md). One test per example, each in a few seconds. examples/realworld
+ * runs the check in its own suite (realworld.test.ts), signed in, on its own database.
  */
 import { checkContract, type ContractOptions } from '@tern/core/testing';
 import type { TernApp } from '@tern/core';
+import pino from 'pino';
 import { buildApp as clusterApp } from './cluster/app';
 import { buildApp as configRoutesApp } from './config-routes/app';
 import { buildApp as controllersApp } from './controllers/app';
@@ -16,6 +18,7 @@ import { buildApp as groupsApp } from './groups/app';
 import { buildApp as lifecycleApp } from './lifecycle/app';
 import { buildApp as methodHelpersApp } from './method-helpers/app';
 import { buildApp as modelCompilerApp } from './model-compiler/app';
+import { buildApp as observabilityApp } from './observability/app';
 import { buildApp as openapiSecurityApp } from './openapi-security/app';
 import { buildApp as responsesApp } from './responses/app';
 import { buildApp as routeObjectsApp } from './route-objects/app';
@@ -38,6 +41,8 @@ const examples: Array<[string, () => TernApp, ContractOptions?]> = [
   ['lifecycle', () => lifecycleApp(), {}],
   ['method-helpers', () => methodHelpersApp(), {}],
   ['model-compiler', () => modelCompilerApp(), {}],
+  // `/reports/{year}` fails on purpose (it shows a 500 on its span and in the log).
+  ['observability', () => observabilityApp(pino({ level: 'silent' })), { skip: ['GET /reports/{year}'] }],
   ['openapi-security', () => openapiSecurityApp(), { auth: { bearerAuth: 'alice-token' } }],
   ['responses', () => responsesApp(), {}],
   ['route-objects', () => routeObjectsApp(), {}],

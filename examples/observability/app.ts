@@ -25,16 +25,18 @@ export function buildApp(logger: TernLogger | true): TernApp {
   const app = new TernApp({
     logger,
     log: { redact: ['user.email'] },
-    openapi: exampleOpenAPI({ title: 'Observability example', description: 'Request logs, ids, traces and metrics.' }),
+    openapi: exampleOpenAPI({ title: 'Observability example', description: 'Request logs, ids, traces and metrics.', tags: [{ name: 'users', description: 'A small user store.' }, { name: 'reports', description: 'A report that always fails.' }] }),
   });
   app.addMiddleware(timing);
-  app.get('/users/{id:int}', async (req, res, { id }: { id: number }) => {
+  const user = { summary: 'Get a user', description: 'Logs through req.log, bound to the request id.', tags: ['users'], problems: { 404: 'No such user' } };
+  app.get('/users/{id:int}', user, async (req, res, { id }: { id: number }) => {
     req.log.info({ userId: id }, 'looking the user up');
     const user = USERS.get(id);
     if (!user) throw new HTTPException(404, `No user ${id}.`);
     return user;
   });
-  app.get('/reports/{year:int}', async () => {
+  const report = { summary: 'A failing report', description: 'Always fails, to show a 500 recorded on its span and logged with the request id.', tags: ['reports'] };
+  app.get('/reports/{year:int}', report, async () => {
     throw new Error('the reporting database is down');
   });
   addMetrics(app);
