@@ -8,6 +8,10 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { recordCspViolations, serveInBrowser, type BrowserSession } from '../../test-support/browser';
 import { buildApp } from './app';
 
+// Each browser step below may wait up to 15 s (a page on a busy machine); jest's 5 s default
+// would end a test while its own waits are still within their limits.
+jest.setTimeout(30_000);
+
 /** What Tern sends for this example: its OAuth2 token and refresh URLs are on auth.example.com. */
 const EXPECTED_POLICY = [
   "default-src 'none'",
