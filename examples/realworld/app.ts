@@ -15,6 +15,7 @@ import { ProfilesController } from './controllers/profiles.controller';
 import { TagsController } from './controllers/tags.controller';
 import { UsersController } from './controllers/users.controller';
 import { openDatabase, type Database, type DatabaseOptions } from './database';
+import { GenericErrorModel } from './dto';
 import { realWorldErrors } from './errors';
 import { migrate } from './migrations';
 import { tokenSecurity } from './security';
@@ -76,6 +77,8 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
     // Every route, the document (/api/openapi.json) and the docs page (/api/docs) under /api.
     prefix: API_PREFIX,
     openapi: exampleOpenAPI({
+      // errors.ts writes every error answer as {"errors":{"body":[…]}}: documented once, here.
+      errorBody: { model: GenericErrorModel },
       title: 'Conduit (RealWorld) on Tern',
       description: 'The RealWorld API: sign up or log in, then send `Authorization: Token <jwt>`.',
       servers: [{ url: '/', description: 'The server that serves this document' }],
@@ -105,7 +108,7 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
   // Liveness needs nothing; readiness asks the database, so a load balancer stops sending
   // requests to an instance that lost it.
   app.get('/healthz', { summary: 'Liveness', description: 'Answers while the process is up; asks no database.', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { summary: 'Readiness', description: 'Answers 200 while the database answers, 503 otherwise.', tags: ['meta'], security: [], responses: { 200: { status: String, database: String }, 503: { description: 'The database does not answer' } } }, async (req, res) => {
+  app.get('/readyz', { summary: 'Readiness', description: 'Answers 200 while the database answers, 503 otherwise.', tags: ['meta'], security: [], responses: { 200: { status: String, database: String }, 503: { status: String, database: String } } }, async (req, res) => {
     try {
       await database.query('SELECT 1');
       return { status: 'ok', database: database.driver };

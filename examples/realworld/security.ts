@@ -4,16 +4,15 @@
  * sent, makes the reader known); `enforceSecurity` checks exactly those declarations, and
  * `@User()` is then the signed-in account.
  */
-import { ApiResponse, applyDecorators, enforceSecurity, HTTPBearer, Security, type Middleware, type TernApp } from '@tern/core';
+import { applyDecorators, enforceSecurity, HTTPBearer, Security, type Middleware, type TernApp } from '@tern/core';
 import type { Tokens } from './auth';
 import type { Conduit } from './conduit';
-import { GenericErrorModel } from './dto';
 
 /** The scheme's name in the document and in `@Security`. */
 const TOKEN = 'Token';
 
-/** A valid token is required: 401 in RealWorld's error format otherwise. */
-export const Authenticated = () => applyDecorators(Security(TOKEN), ApiResponse(401, GenericErrorModel));
+/** A valid token is required: 401 (documented by enforceSecurity, in the app's errorBody) otherwise. */
+export const Authenticated = () => Security(TOKEN);
 
 /**
  * Anyone may call; a valid token makes the reader known (`favorited`, `following`). OpenAPI's

@@ -6,7 +6,6 @@ import { Authenticated, OptionalAuth } from '../security';
 
 /** Articles, the feed and favorites (`/articles`). */
 @Controller('/articles', { tags: ['Articles'], name: 'articles' })
-@ApiResponse(422, GenericErrorModel)
 export class ArticlesController {
   constructor(private readonly conduit: Conduit) {}
 

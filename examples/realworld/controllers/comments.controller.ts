@@ -6,7 +6,6 @@ import { Authenticated, OptionalAuth } from '../security';
 /** Comments on an article (`/articles/{slug}/comments`). */
 @Controller('/articles/{slug}/comments', { tags: ['Comments'], name: 'comments' })
 @ApiResponse(404, GenericErrorModel)
-@ApiResponse(422, GenericErrorModel)
 export class CommentsController {
   constructor(private readonly conduit: Conduit) {}
 

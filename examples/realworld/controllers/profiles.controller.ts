@@ -15,17 +15,15 @@ export class ProfilesController {
     return { profile: await this.conduit.profile(username, viewer?.id) };
   }
 
-  @Post('/follow', { name: 'follow', summary: 'Follow a user', description: 'Their articles then appear in your feed.', responses: { 200: ProfileResponse } })
+  @Post('/follow', { name: 'follow', summary: 'Follow a user', description: 'Their articles then appear in your feed.', responses: { 200: ProfileResponse }, problems: { 422: 'Following yourself' } })
   @Authenticated()
-  @ApiResponse(422, GenericErrorModel)
-  async follow(@Param('username') username: string, @User() viewer: Account): Promise<ProfileResponse> {
+    async follow(@Param('username') username: string, @User() viewer: Account): Promise<ProfileResponse> {
     return { profile: await this.conduit.follow(viewer.id, username, true) };
   }
 
-  @Delete('/follow', { name: 'unfollow', summary: 'Unfollow a user', description: 'Stops following; not following already is not an error.', responses: { 200: ProfileResponse } })
+  @Delete('/follow', { name: 'unfollow', summary: 'Unfollow a user', description: 'Stops following; not following already is not an error.', responses: { 200: ProfileResponse }, problems: { 422: 'Unfollowing yourself' } })
   @Authenticated()
-  @ApiResponse(422, GenericErrorModel)
-  async unfollow(@Param('username') username: string, @User() viewer: Account): Promise<ProfileResponse> {
+    async unfollow(@Param('username') username: string, @User() viewer: Account): Promise<ProfileResponse> {
     return { profile: await this.conduit.follow(viewer.id, username, false) };
   }
 }

@@ -6,7 +6,6 @@ import { GenericErrorModel, LoginUserRequest, NewUserRequest, UpdateUserRequest,
 
 /** Registration, login and the signed-in user (`/users`, `/user`). */
 @Controller('/', { tags: ['User and Authentication'], name: 'users' })
-@ApiResponse(422, GenericErrorModel)
 export class UsersController {
   constructor(
     private readonly conduit: Conduit,

@@ -134,7 +134,7 @@ export {
   SecurityRequirementError,
   OpenAPIDocumentError,
 } from './openapi';
-export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
+export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, ErrorBodyOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
 
 // Controllers, models, security
 export {

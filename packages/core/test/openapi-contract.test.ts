@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { Controller, Get, HTTPBearer, OAuth2, PartialType, PickType, Put, Query, Req, TernApp, enforceSecurity, type Handler, type TernRequest } from '@tern/core';
 import { ApiProperty } from '../src/openapi/api-property';
 
@@ -99,6 +100,34 @@ describe('automatic problem responses', () => {
     const document = await documentOf(app);
     expect(statuses(document.paths['/notes'].post)).toEqual(['200']);
     expect(document.components.schemas.Problem).toBeUndefined();
+  });
+
+  it("documents every error answer with the app's own error body, once declared as errorBody (issue 24 item 6)", async () => {
+    class ErrorMessages {
+      @IsString({ each: true }) body: string[];
+    }
+    class AppError {
+      @ValidateNested() @Type(() => ErrorMessages) errors: ErrorMessages;
+    }
+    const app = new TernApp({ openapi: { errorBody: { model: AppError } } });
+    app.openapiConfig.addSecurityScheme('bearer', new HTTPBearer());
+    app.addMiddleware(enforceSecurity(app, { bearer: async () => 'user' }));
+    app.post('/notes/{id:int}', { requestModel: CreateNote, security: [{ bearer: [] }], problems: { 404: 'No such note' } }, ok);
+    const document = await documentOf(app);
+    const responses = document.paths['/notes/{id}'].post.responses;
+    expect(statuses(document.paths['/notes/{id}'].post).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422']);
+    for (const status of ['400', '401', '404', '413', '415', '422']) {
+      expect(responses[status].content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/AppError' } } });
+    }
+    expect(responses['401'].headers['WWW-Authenticate']).toBeDefined();
+    expect(document.components.schemas.Problem).toBeUndefined();
+    expect(document.components.schemas.AppError.properties.errors).toEqual({ $ref: '#/components/schemas/ErrorMessages' });
+
+    const custom = new TernApp({ openapi: { errorBody: { model: { message: String }, mediaType: 'application/vnd.error+json' } } });
+    custom.get('/items/{id:int}', ok);
+    const item = (await documentOf(custom)).paths['/items/{id}'].get.responses;
+    expect(item['422'].content['application/vnd.error+json'].schema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
+    expect(() => new TernApp({ openapi: { errorBody: { model: AppError, mediaType: 'json' } } })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
   });
 
   it('documents 401 (with WWW-Authenticate) and 403 only where enforceSecurity enforces the declared security', async () => {

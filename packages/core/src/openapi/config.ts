@@ -1,5 +1,5 @@
 import type { ContactObject, ExternalDocumentationObject, LicenseObject, ServerObject, TagObject } from 'openapi3-ts/oas31';
-import { TernError } from '../errors';
+import { TernError, TernTypeError } from '../errors';
 import { cspPolicy, cspSources } from './docs-options';
 import type { SecurityScheme } from './models';
 
@@ -37,6 +37,17 @@ export interface OpenAPIOptions {
    * declare.
    */
   problemResponses?: boolean;
+  /**
+   * The body every error answer has when an exception handler writes the app's own error format
+   * instead of RFC 9457 problems: a model class or `{ field: Type }` shape, and its media type
+   * (default `application/json`). Set once, it documents every automatic error response (400,
+   * 401, 403, 413, 415, 422) and every route's `problems`, in place of `application/problem+json`.
+   *
+   * @example
+   * // RealWorld's {"errors":{"body":["…"]}}, written by one exception handler
+   * new TernApp({ openapi: { errorBody: { model: GenericErrorModel } } });
+   */
+  errorBody?: ErrorBodyOptions;
   /**
    * Who may show the docs pages in a frame: the sources of CSP's `frame-ancestors` (default
    * `["'none'"]`, which also sends `X-Frame-Options: DENY`; `["'self'"]` sends `SAMEORIGIN`).
@@ -85,6 +96,7 @@ export class OpenAPIConfig {
   readonly tags?: TagObject[];
   readonly externalDocs?: ExternalDocumentationObject;
   readonly problemResponses: boolean;
+  readonly errorBody?: Readonly<ErrorBodyOptions>;
   readonly docsFrameAncestors: readonly string[];
   readonly docsConnectSrc: readonly string[];
   readonly docsContentSecurityPolicy?: string | false;
@@ -107,6 +119,7 @@ export class OpenAPIConfig {
     this.tags = options.tags;
     this.externalDocs = options.externalDocs;
     this.problemResponses = options.problemResponses ?? true;
+    this.errorBody = errorBodyOf(options.errorBody);
   }
 
   /** Registers a scheme under the name routes use in their `security` requirements. */
@@ -120,4 +133,25 @@ export class OpenAPIConfig {
     this.securitySchemes.set(name, scheme);
     return this;
   }
+}
+
+/** `errorBody`: what an app's own error answers are, for the document. */
+export interface ErrorBodyOptions {
+  /** A model class, or a `{ field: Type }` shape, as in a route's `responses`. */
+  model: Function | Record<string, unknown>;
+  /** Default `application/json`. */
+  mediaType?: string;
+}
+
+function errorBodyOf(options: ErrorBodyOptions | undefined): Readonly<ErrorBodyOptions> | undefined {
+  if (options === undefined) return undefined;
+  const model = options?.model;
+  if (typeof model !== 'function' && (typeof model !== 'object' || model === null || Array.isArray(model))) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'openapi.errorBody.model must be a model class or a { field: Type } shape.');
+  }
+  const mediaType = options.mediaType ?? 'application/json';
+  if (typeof mediaType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType)) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `openapi.errorBody.mediaType must be a media type such as 'application/json', got ${JSON.stringify(mediaType)}.`);
+  }
+  return Object.freeze({ model, mediaType });
 }

@@ -71,10 +71,12 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   const operations: OperationRef[] = documented.flatMap((route) =>
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
+  const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler);
+  const { errorBody } = config;
   const context: BuildContext = {
-    registry: new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler),
+    registry,
     ids: new OperationIds(operations),
-    problems: new ProblemRefs(),
+    problems: new ProblemRefs(errorBody && { mediaType: errorBody.mediaType ?? 'application/json', schema: () => describeShape(registry, errorBody.model, 'openapi.errorBody', 'response') }),
     templates: new PathTemplates(),
     config,
   };

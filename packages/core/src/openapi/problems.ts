@@ -56,6 +56,12 @@ export class ProblemRefs {
   readonly problem: ReferenceObject[] = [];
   readonly validation: ReferenceObject[] = [];
 
+  /**
+   * @param errorBody the app's own error body (`openapi.errorBody`): when given, every error
+   * answer is documented with it instead of a problem.
+   */
+  constructor(private readonly errorBody?: { mediaType: string; schema: () => SchemaObject | ReferenceObject | undefined }) {}
+
   ref(kind: 'problem' | 'validation'): ReferenceObject {
     const ref: ReferenceObject = { $ref: '' };
     (kind === 'problem' ? this.problem : this.validation).push(ref);
@@ -64,6 +70,7 @@ export class ProblemRefs {
 
   /** A response whose body is a problem of that kind. */
   response(description: string, kind: 'problem' | 'validation' = 'problem'): ResponseObject {
+    if (this.errorBody) return { description, content: { [this.errorBody.mediaType]: { schema: this.errorBody.schema() ?? {} } } };
     return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: this.ref(kind) } } };
   }
 
