@@ -26,6 +26,8 @@ interface Field {
   optional?: boolean;
   /** Strings: at least this many characters. */
   minLength?: number;
+  /** A map: a JSON object whose every value is `type` (told to Tern as `record` in describe()). */
+  map?: boolean;
 }
 
 /** A model of the "library": a class with a static table of its fields. */
@@ -36,6 +38,7 @@ export class CreateNote {
     title: { type: String, minLength: 1 },
     body: { type: String },
     pinned: { type: Boolean, optional: true },
+    labels: { type: String, map: true, optional: true },
   };
 }
 
@@ -45,6 +48,7 @@ export class NoteDto {
     title: { type: String },
     body: { type: String },
     pinned: { type: Boolean },
+    labels: { type: String, map: true },
   };
 }
 
@@ -74,7 +78,15 @@ function validatorFor<T extends object>(model: ModelClass<T>, forbidUnknown: boo
         continue;
       }
       const expected = TYPE_NAMES.get(field.type);
-      if (typeof given !== expected) errors.push({ path: name, message: `${name} must be a ${expected}` });
+      if (field.map) {
+        if (typeof given !== 'object' || given === null || Array.isArray(given)) errors.push({ path: name, message: `${name} must be an object` });
+        else {
+          const wrong = Object.keys(given).filter((key) => typeof (given as Record<string, unknown>)[key] !== expected);
+          for (const key of wrong) errors.push({ path: `${name}.${key}`, message: `${key} must be a ${expected}` });
+          // A copy without a prototype to inherit from: a `__proto__` key is an ordinary key here.
+          if (wrong.length === 0) value[name] = Object.assign(Object.create(null) as object, given);
+        }
+      } else if (typeof given !== expected) errors.push({ path: name, message: `${name} must be a ${expected}` });
       else if (field.minLength !== undefined && (given as string).length < field.minLength) {
         errors.push({ path: name, message: `${name} must have at least ${field.minLength} character(s)` });
       } else value[name] = given;
@@ -101,8 +113,10 @@ export const fieldsCompiler: ModelCompiler = {
             : [{ name: 'minLength', nested: false, each: false, appliesTo: 'value', constraints: [field.minLength], schema: { minLength: field.minLength } }],
         optional: field.optional === true,
         nullable: false,
-        designType: field.type,
+        designType: field.map ? Object : field.type,
         declaredType: undefined,
+        // A map: the document shows `additionalProperties`, the filter writes each value as `type`.
+        ...(field.map ? { record: { values: field.type, list: false } } : {}),
       }),
     ),
   }),
@@ -114,6 +128,7 @@ interface StoredNote {
   title: string;
   body: string;
   pinned: boolean;
+  labels: Record<string, string>;
   ownerId: number;
   moderationFlags: string[];
 }
@@ -131,8 +146,8 @@ export function buildApp(): TernApp {
 
   const create = { summary: 'Create a note', description: 'Validated by CreateNote through the custom compiler.', tags: ['notes'] };
   app.post('/notes', { ...create, requestModel: CreateNote, statusCode: 201, responses: { 201: NoteDto } }, async (req) => {
-    const input = req.body as { title: string; body: string; pinned?: boolean };
-    const note: StoredNote = { id: notes.length + 1, pinned: false, ...input, ownerId: 42, moderationFlags: [] };
+    const input = req.body as { title: string; body: string; pinned?: boolean; labels?: Record<string, string> };
+    const note: StoredNote = { id: notes.length + 1, pinned: false, labels: {}, ...input, ownerId: 42, moderationFlags: [] };
     notes.push(note);
     return note;
   });

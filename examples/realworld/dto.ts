@@ -3,7 +3,7 @@
  * 422); response models filter what leaves the server and document it, so a row's
  * `password_hash` or `author_id` never reaches a client.
  */
-import { Nullable } from '@tern/core';
+import { IsRecord, Nullable } from '@tern/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -173,11 +173,11 @@ export class TagsResponse {
   @IsArray() @IsString({ each: true }) tags: string[];
 }
 
-export class ErrorMessages {
-  @IsArray() @IsString({ each: true }) body: string[];
-}
-
-/** RealWorld's error body: `{"errors":{"body":["…"]}}`, for every 4xx this API answers. */
+/**
+ * RealWorld's error body, for every 4xx this API answers: `errors` maps a name to its messages.
+ * RealWorld's clients show every key (`email has already been taken`); errors.ts writes them all
+ * under `body` (`{"errors":{"body":["…"]}}`), which this map documents and the filter keeps.
+ */
 export class GenericErrorModel {
-  @ValidateNested() @Type(() => ErrorMessages) errors: ErrorMessages;
+  @IsRecord(() => [String]) errors: Record<string, string[]>;
 }

@@ -140,6 +140,10 @@ function isWritten(plan: ValuePlan, path: string): boolean {
   let current: ValuePlan = plan;
   for (const segment of path === '' ? [] : path.split('.')) {
     if (current.kind === 'any') return true;
+    if (current.kind === 'record') {
+      current = current.value; // every key of a map is written
+      continue;
+    }
     if (/^\d+$/.test(segment) && !current.fields.some((field) => field.read === segment)) continue;
     const field = current.fields.find((candidate) => candidate.read === segment);
     if (field === undefined) return false;

@@ -8,11 +8,12 @@
  */
 import { BYTE_HELPERS, MAX_RESPONSE_DEPTH, OMITTED, writeToString, type ByteWriter } from './json-bytes';
 import { isBoxedPrimitive, isStandardDate, scalarOf, unbox } from './json-values';
-import { holdsScalar, type FieldPlan, type ObjectPlan, type ValuePlan } from './plan';
+import { filterValue } from './filter';
+import { holdsScalar, type FieldPlan, type ObjectPlan, type RecordPlan, type ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
 /** What generated code may call, passed to it as arguments by these names. */
-const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, unbox } as const;
+const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, unbox, filterValue } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
@@ -25,9 +26,10 @@ const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, u
 export function generatedWriter(root: ObjectPlan): ValueWriter {
   const plans = reachable(root);
   const index = new Map(plans.map((plan, i) => [plan, i]));
-  const source = plans.map((plan, i) => `${entryFunctions(i)}\n${fieldsFunction(plan, `f${i}`, index)}`).join('\n');
+  const records: RecordPlan[] = [];
+  const source = plans.map((plan, i) => `${entryFunctions(i)}\n${fieldsFunction(plan, `f${i}`, index, records)}`).join('\n');
   const body = `'use strict';\n${source}\nreturn m0;`;
-  const writeRoot = new Function(...Object.keys(HELPERS), body)(...Object.values(HELPERS)) as ByteWriter;
+  const writeRoot = new Function(...Object.keys(HELPERS), 'records', body)(...Object.values(HELPERS), records) as ByteWriter;
   return (value, key) => writeToString(writeRoot, value, key);
 }
 
@@ -87,7 +89,7 @@ function reachable(root: ObjectPlan): ObjectPlan[] {
  * The fields function: each present field writes its label, then its value; a value left out
  * leaves the position where it was, label and all.
  */
-function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, number>): string {
+function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, number>, records: RecordPlan[]): string {
   const labels: string[] = [];
   const lines = plan.fields.map((field, n) => {
     const label = JSON.stringify(field.write) + ':';
@@ -96,7 +98,7 @@ function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, n
       `  x = v[${JSON.stringify(field.read)}];`,
       `  if (x !== undefined) {`,
       `    q = putBytes(p, p === start ? ${name}_${n}a : ${name}_${n}b);`,
-      `    q = ${valueExpression(field, index)};`,
+      `    q = ${valueExpression(field, index, records)};`,
       `    if (q !== ${OMITTED}) p = q;`,
       `  }`,
     ].join('\n');
@@ -113,10 +115,12 @@ function fieldsFunction(plan: ObjectPlan, name: string, index: Map<ObjectPlan, n
 }
 
 /** Writes `x` (known not to be `undefined`) at `q`, testing first for the type the field declares. */
-function valueExpression(field: FieldPlan, index: Map<ObjectPlan, number>): string {
+function valueExpression(field: FieldPlan, index: Map<ObjectPlan, number>, records: RecordPlan[]): string {
   const key = JSON.stringify(field.write);
   const value: ValuePlan = field.value;
   if (value.kind === 'object') return `m${index.get(value)}(q, x, ${key})`;
+  // A map is rare in a response: filtered as data, then written as JSON.stringify writes it.
+  if (value.kind === 'record') return `putAny(q, filterValue(records[${records.push(value) - 1}], x, ${key}), ${key})`;
   const general = holdsScalar(field) ? `putAny(q, scalarOf(x, ${key}), ${key})` : `putAny(q, x, ${key})`;
   switch (field.hint) {
     case 'string':

@@ -4,8 +4,9 @@
  * `JSON.stringify(filterValue(plan, v))` equals the compiled serializer's text by construction
  * (the property test checks both against an independent reference).
  */
+import { MAX_RESPONSE_DEPTH, nesting, tooDeep } from './json-bytes';
 import { isBoxedPrimitive, scalarOf, unbox } from './json-values';
-import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
+import { holdsScalar, type ObjectPlan, type RecordPlan, type ValuePlan } from './plan';
 
 /**
  * `value` reduced to what `plan` declares: declared objects become plain objects with only
@@ -27,19 +28,20 @@ export function filterValue(plan: ValuePlan, value: unknown, key: string): unkno
 }
 
 /** `toJSON`'s result is taken as it is: its own `toJSON`, if any, is not called again. */
-function filterJSONed(plan: ObjectPlan, value: unknown, key: string): unknown {
+function filterJSONed(plan: ObjectPlan | RecordPlan, value: unknown, key: string): unknown {
   if (typeof value === 'function') return undefined;
   if (typeof value === 'object' && value !== null) return filterDeclared(plan, value, key);
   return value;
 }
 
-function filterDeclared(plan: ObjectPlan, value: object, _key: string): unknown {
+function filterDeclared(plan: ObjectPlan | RecordPlan, value: object, _key: string): unknown {
   if (Array.isArray(value)) {
     const items: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) items[i] = filterValue(plan, value[i], String(i));
     return items;
   }
   if (isBoxedPrimitive(value)) return unbox(value);
+  if (plan.kind === 'record') return filterEntries(plan, value);
   const out: Record<string, unknown> = {};
   for (const field of plan.fields) {
     const item = (value as Record<string, unknown>)[field.read];
@@ -48,4 +50,32 @@ function filterDeclared(plan: ObjectPlan, value: object, _key: string): unknown 
     if (filtered !== undefined) out[field.write] = filtered;
   }
   return out;
+}
+
+/**
+ * A map's own keys, each value filtered by the record's value type; `__proto__` is never
+ * written (a client building an object from it would replace its prototype). Nested maps count
+ * towards the serializer's depth limit, so a cycle through them is an error, not a stack overflow.
+ */
+function filterEntries(plan: RecordPlan, value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  try {
+    if (++nesting.depth > MAX_RESPONSE_DEPTH) tooDeep();
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') continue;
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      const filtered = plan.list && Array.isArray(item) ? item.map((element, i) => entryValue(plan, element, String(i))) : entryValue(plan, item, key);
+      if (filtered !== undefined) out[key] = filtered;
+    }
+  } finally {
+    nesting.depth--;
+  }
+  return out;
+}
+
+/** One value of a map (or one item of a list value): a scalar type never carries an object. */
+function entryValue(plan: RecordPlan, value: unknown, key: string): unknown {
+  const scalar = plan.hint === 'string' || plan.hint === 'number' || plan.hint === 'boolean';
+  return scalar ? scalarOf(value, key) : filterValue(plan.value, value, key);
 }

@@ -9,7 +9,7 @@ import { TernError } from '../errors/tern-error';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
 import { modelClassOf } from '../openapi/schema/class-to-schema';
 import { Integer } from '../openapi/schema/integer';
-import type { ModelClass, ModelCompiler, PropertyDescription } from '../validation/model-compiler';
+import type { ModelClass, ModelCompiler, PropertyDescription, RecordDescription } from '../validation/model-compiler';
 
 /** A value written as `JSON.stringify` writes it. */
 export interface AnyPlan {
@@ -25,7 +25,18 @@ export interface ObjectPlan {
   readonly fields: FieldPlan[];
 }
 
-export type ValuePlan = AnyPlan | ObjectPlan;
+/**
+ * A map (`@IsRecord`): every own key is written, each value filtered as `value` (a model's
+ * plan), or, for scalar values (`hint`), never as an object; `list`: each value is a list of them.
+ */
+export interface RecordPlan {
+  readonly kind: 'record';
+  readonly value: ValuePlan;
+  readonly hint: Hint;
+  readonly list: boolean;
+}
+
+export type ValuePlan = AnyPlan | ObjectPlan | RecordPlan;
 
 /** What a field usually holds, so generated code can test for it first. */
 export type Hint = 'string' | 'number' | 'boolean' | 'date' | undefined;
@@ -101,6 +112,10 @@ class Planner {
     return this.model(cls, properties);
   }
 
+  private recordPlan(record: RecordDescription): RecordPlan {
+    return { kind: 'record', value: this.classPlan(record.values), hint: hintOf(record.values), list: record.list };
+  }
+
   private model(cls: Function, properties: readonly PropertyDescription[]): ObjectPlan {
     const plan: ObjectPlan = { kind: 'object', label: cls.name || 'Model', fields: [] };
     this.models.set(cls, plan);
@@ -118,7 +133,7 @@ class Planner {
         read: property.name,
         write: outputName,
         // The class the document shows the value as (a `$ref`), so the filter follows the same type.
-        value: this.classPlan(modelClassOf(property)),
+        value: property.record === undefined ? this.classPlan(modelClassOf(property)) : this.recordPlan(property.record),
         hint: hintOf(property.designType),
       });
     }

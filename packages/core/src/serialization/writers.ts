@@ -6,6 +6,7 @@
  */
 import { MAX_RESPONSE_DEPTH, nesting, tooDeep } from './json-bytes';
 import { isBoxedPrimitive, scalarOf, unbox, writeAny } from './json-values';
+import { filterValue } from './filter';
 import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
 
 /** Writes one value met under `key`; `undefined` means "left out" as in `JSON.stringify`. */
@@ -85,6 +86,7 @@ export function closureWriter(root: ObjectPlan): ValueWriter {
   const writers = new Map<ObjectPlan, ValueWriter>();
   const writerOf = (plan: ValuePlan): ValueWriter => {
     if (plan.kind === 'any') return writeAny;
+    if (plan.kind === 'record') return (value, key) => writeAny(filterValue(plan, value, String(key)), key);
     let writer = writers.get(plan);
     if (writer === undefined) {
       const slot: FieldsSlot = { write: () => '{}' };

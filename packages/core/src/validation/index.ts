@@ -13,5 +13,7 @@ export { compileModel } from './compile';
 export type { CompileOptions, ModelValidator, ValidationIssue, ValidationResult } from './types';
 export { defaultModelCompiler, createClassValidatorCompiler } from './class-validator/compiler';
 export { Nullable } from './class-validator/nullable';
+export { IsRecord } from './class-validator/is-record';
+export type { RecordValues, RecordValueType } from './class-validator/record';
 export type { ClassValidatorCompilerOptions } from './class-validator/compiler';
-export type { ModelClass, ModelCompiler, ModelDescription, PropertyDescription, RuleDescription } from './model-compiler';
+export type { ModelClass, ModelCompiler, ModelDescription, PropertyDescription, RecordDescription, RuleDescription } from './model-compiler';

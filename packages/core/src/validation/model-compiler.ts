@@ -86,6 +86,26 @@ export interface PropertyDescription {
   readonly designType: Function | undefined;
   /** The class values are converted to (`@Type(() => Item)`); names list items, beats `designType`. */
   readonly declaredType: Function | undefined;
+  /**
+   * The property is a map (`@IsRecord(() => [String])`): a JSON object with free keys whose
+   * every value is `values`, or a list of it when `list`. The document shows it as
+   * `additionalProperties`, and the response filter filters each value as `values`.
+   */
+  readonly record?: RecordDescription;
+}
+
+/**
+ * What each value of a map property is.
+ *
+ * @example
+ * // @IsRecord(() => [String]) errors: Record<string, string[]>
+ * { values: String, list: true }
+ */
+export interface RecordDescription {
+  /** `String`, `Number`, `Boolean`, or a model class (whose own description applies to each value). */
+  readonly values: Function;
+  /** Each value is a list of `values`. */
+  readonly list: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
-import type { ModelDescription, PropertyDescription, RuleDescription } from '../../validation/model-compiler';
+import type { ModelDescription, PropertyDescription, RecordDescription, RuleDescription } from '../../validation/model-compiler';
 import { allowNull, fixesType, mergeFragments } from './rules';
 import { documentProperty } from './property-docs';
 import { constructorSchema, isModelClass, type RefFor } from './shapes';
@@ -49,6 +49,7 @@ export function wireName(property: PropertyDescription, view: ModelView): string
  * // @IsString() author: AuthorDto   → undefined (documented and written as a string)
  */
 export function modelClassOf(property: PropertyDescription): Function | undefined {
+  if (property.record !== undefined) return undefined; // a map: `recordSchema`, and the filter's record plan
   const container = containerOf(property);
   if (container === 'map') return undefined;
   const ctor = container === undefined ? (property.declaredType ?? property.designType) : property.declaredType;
@@ -65,7 +66,9 @@ function propertySchema(property: PropertyDescription, refFor: RefFor): SchemaOb
   const { rules, designType, declaredType } = property;
   const container = containerOf(property);
   let schema: SchemaObject | ReferenceObject;
-  if (container === undefined) {
+  if (property.record !== undefined) {
+    schema = recordSchema(property.record, refFor);
+  } else if (container === undefined) {
     schema = valueSchema(rules, declaredType ?? designType, refFor);
   } else {
     // design:type is the container (Array/Set/Map), so only @Type can name the items.
@@ -73,6 +76,15 @@ function propertySchema(property: PropertyDescription, refFor: RefFor): SchemaOb
     schema = containerSchema(container, items, rules.filter((v) => !v.each));
   }
   return property.nullable ? allowNull(schema) : schema;
+}
+
+/**
+ * A map (`@IsRecord`): an object whose every value is the record's type, or a list of it. Its
+ * keys are free, so only `additionalProperties` describes them.
+ */
+function recordSchema(record: RecordDescription, refFor: RefFor): SchemaObject {
+  const one = constructorSchema(record.values, refFor);
+  return { type: 'object', additionalProperties: record.list ? { type: 'array', items: one } : one };
 }
 
 type Container = 'array' | 'map';

@@ -14,7 +14,9 @@ import {
   validationTypes,
   type ValidationMeta,
 } from './metadata';
-import { PRESENT, type Check, type ClassPlan, type ModelInstance, type Condition, type NestedRule, type PropertyPlan, type TypeSpec } from './plan';
+import { PRESENT, type Check, type ClassPlan, type ModelInstance, type Condition, type NestedRule, type PropertyPlan, type RecordRule, type TypeSpec } from './plan';
+import { isRecordRule } from './is-record';
+import { recordSpecOf, type RecordValues } from './record';
 import { constraintNamed } from './constraints';
 import { classValidator } from '../libraries';
 import { answerFalseOnThrow, definedBy, isBuiltIn, withHandlesFor, wrapperOf } from './builtins';
@@ -98,6 +100,11 @@ function analyse(plan: ClassPlan): void {
       const expected = spec?.kind === 'class' ? spec.plan : undefined;
       const property = propertyPlan(key, group, expected, `${name}.${key}`, unsupported);
       if (property) plan.properties.push(property);
+      // `@IsRecord`'s transform builds the record (its @Transform is not one the native path refuses).
+      if (property?.record !== undefined) {
+        plan.types.set(key, { kind: 'record', spec: property.record.spec, plan: property.record.plan });
+        if (property.record.plan !== undefined) plan.refs.push(property.record.plan);
+      }
     }
   });
 }
@@ -179,6 +186,7 @@ function propertyPlan(
   const defined: Check[] = [];
   const others: Check[] = [];
   let nested: NestedRule | undefined;
+  let record: RecordRule | undefined;
   let nestedCount = 0;
   const kinds = validationTypes();
   for (const meta of metas) {
@@ -195,6 +203,11 @@ function propertyPlan(
         break;
       case kinds.IS_DEFINED:
       case kinds.CUSTOM_VALIDATION: {
+        if (isRecordRule(meta)) {
+          if (record !== undefined) unsupported.push(`${where}: more than one @IsRecord`);
+          record = recordRule(meta);
+          break;
+        }
         const check = compileCheck(meta, where, unsupported);
         if (check) (meta.type === kinds.IS_DEFINED ? defined : others).push(check);
         break;
@@ -206,9 +219,22 @@ function propertyPlan(
   // class-validator would walk the nested value once per @ValidateNested.
   if (nestedCount > 1) unsupported.push(`${where}: more than one @ValidateNested`);
   const checks = [...defined, ...others];
-  if (conditions.length === 0 && checks.length === 0 && nested === undefined) return undefined;
+  if (conditions.length === 0 && checks.length === 0 && nested === undefined && record === undefined) return undefined;
   const types = new Set(checks.map((c) => c.type));
-  return { key, conditions, checks, nested, mergeByType: types.size !== checks.length };
+  return { key, conditions, checks, nested, record, mergeByType: types.size !== checks.length };
+}
+
+/** `@IsRecord`'s rule, its values' type resolved now (a class named in it is declared by now). */
+function recordRule(meta: ValidationMeta): RecordRule {
+  const spec = recordSpecOf(meta.constraints[0] as () => RecordValues);
+  const constraint = constraintsOf(meta)[0];
+  return {
+    spec,
+    plan: spec.scalar === undefined ? planFor(spec.type) : undefined,
+    validateIf: meta.validateIf,
+    message: (object, value) => failureMessage(meta, constraint, object, value),
+    custom: meta.message !== undefined && meta.message !== '',
+  };
 }
 
 /**

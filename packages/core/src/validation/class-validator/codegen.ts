@@ -9,10 +9,10 @@
  * Without code generation (`codegen: false`, or `--disallow-code-generation-from-strings`), the
  * interpreted versions in transform.ts / execute.ts run instead; they do the same thing.
  */
-import { checkMerging, passesEach, stripKey, validateNested } from './execute';
+import { checkMerging, checkRecord, passesEach, stripKey, validateNested } from './execute';
 import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan, type PropertyPlan, type Resolve } from './plan';
 import { TOO_DEEP, TOO_MANY_KEYS } from './signals';
-import { assertPlain, buildArray, convertArray, copyOthers, plain } from './transform';
+import { assertPlain, buildArray, buildRecord, convertArray, copyOthers, plain } from './transform';
 
 const literal = (key: string) => JSON.stringify(key);
 
@@ -69,6 +69,8 @@ export function generateBuild(plan: ClassPlan, resolve: Resolve): BuildFn | unde
     let value: string;
     if (spec === undefined) {
       value = `typeof v === 'object' && v !== null ? ${plainRef}(v, depth + 1, cx) : v`;
+    } else if (spec.kind === 'record') {
+      value = `${scope.ref(buildRecord, 'buildRecord')}(${scope.ref(spec, 'R')}, v, depth + 1, cx)`;
     } else if (spec.kind === 'class') {
       const target = scope.ref(spec.plan, 'P');
       // `.build` is read per call: the target may be this very class, compiled a moment later.
@@ -119,7 +121,7 @@ export function generateCheck(plan: ClassPlan, resolve: Resolve): CheckFn {
         : (body: string) => `if (${scope.ref(Object.fromEntries(known.map((k) => [k, true])), 'known')}[k] !== true) { ${body} }`;
   lines.push(`if (run.whitelist) for (const k in o) { ${isKnown(`if (${hasOwn}.call(o, k)) ${strip}(o, k, base, key, index, run);`)} }`);
   // Nested values need this object's prefix as their base; objects without any skip the join.
-  if (plan.properties.some((property) => property.nested)) lines.push(`const here = ${prefix};`);
+  if (plan.properties.some((property) => property.nested || property.record)) lines.push(`const here = ${prefix};`);
   // An array whose size rule failed is not walked (`cut`): its elements could add 500,000 issues.
   const cuts = (property: PropertyPlan) => property.nested !== undefined && property.checks.some((check) => check.bounds);
   lines.push(plan.properties.some(cuts) ? 'let v, cut;' : 'let v;');
@@ -146,6 +148,10 @@ export function generateCheck(plan: ClassPlan, resolve: Resolve): CheckFn {
       if (property.nested.expected) resolve(property.nested.expected);
       const nested = scope.ref(validateNested, 'validateNested');
       body.push(`if (v !== undefined${cut ? ' && !cut' : ''}) ${nested}(${scope.ref(property.nested, 'rule')}, v, here, ${literal(property.key)}, depth + 1, run);`);
+    }
+    if (property.record) {
+      if (property.record.plan) resolve(property.record.plan);
+      body.push(`${scope.ref(checkRecord, 'checkRecord')}(${scope.ref(property.record, 'record')}, o, v, here, ${literal(property.key)}, depth + 1, run);`);
     }
     lines.push(`v = o[${literal(property.key)}];`);
     if (property.conditions.length === 0) {

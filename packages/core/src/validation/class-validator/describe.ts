@@ -7,7 +7,9 @@
  */
 import type { ExcludeMetadata, ExposeMetadata } from 'class-transformer';
 import { TernError } from '../../errors/tern-error';
-import type { ModelClass, ModelDescription, PropertyDescription, RuleDescription } from '../model-compiler';
+import type { ModelClass, ModelDescription, PropertyDescription, RecordDescription, RuleDescription } from '../model-compiler';
+import { isRecordRule } from './is-record';
+import { recordSpecOf, type RecordValues } from './record';
 import { constraintNamed } from './constraints';
 import {
   classChain,
@@ -51,15 +53,22 @@ function describeProperty(model: ModelClass, name: string, metas: ValidationMeta
   const nullableOnly = conditions.filter((m) => !isNullableCondition(m.constraints?.[0]));
   // class-validator's whitelist keeps any property with a record of its own, `@IsOptional()` alone included.
   const validated = metas.length > 0;
+  const record = metas.find(isRecordRule);
   return {
     name,
     ...wire(name, validated),
-    rules: metas.filter((m) => m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION).map(describeRule),
+    ...(record === undefined ? {} : { record: describeRecord(record) }),
+    rules: metas.filter((m) => (m.type === types.CUSTOM_VALIDATION || m.type === types.NESTED_VALIDATION) && !isRecordRule(m)).map(describeRule),
     optional: nullableOnly.length > 0,
     nullable: conditions.some((m) => m.name === 'isOptional' || isNullableCondition(m.constraints?.[0])),
     designType: designTypeOf(model, name),
     declaredType: declaredTypeOf(model, name),
   };
+}
+
+function describeRecord(meta: ValidationMeta): RecordDescription {
+  const spec = recordSpecOf(meta.constraints[0] as () => RecordValues);
+  return { values: spec.type, list: spec.list };
 }
 
 function describeRule(meta: ValidationMeta): RuleDescription {

@@ -7,7 +7,8 @@
  * Other classes' checks are reached through `run.resolve`, never by importing the engine.
  */
 import { nativeReasons, planFor } from './analyse';
-import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type ModelInstance, type NestedRule, type PropertyPlan, type Run } from './plan';
+import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type ModelInstance, type NestedRule, type PropertyPlan, type RecordRule, type Run } from './plan';
+import { checkRecordValues, isRecordObject } from './record';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
 
 /** The general check: the same steps as the generated one, driven by the plan's data. */
@@ -59,6 +60,38 @@ function validateProperty(property: PropertyPlan, object: ModelInstance, prefix:
   if (property.nested !== undefined && value !== undefined && !outOfBounds) {
     validateNested(property.nested, value, prefix, property.key, depth + 1, run);
   }
+  if (property.record !== undefined) checkRecord(property.record, object, value, prefix, property.key, depth + 1, run);
+}
+
+/**
+ * `@IsRecord` on `value`, found at `base` + `key` at nesting level `depth`: an object whose
+ * values `record.ts` checks key by key, each model value validated by its class's rules.
+ */
+export function checkRecord(rule: RecordRule, object: ModelInstance, value: unknown, base: string, key: string, depth: number, run: Run): void {
+  if (rule.validateIf !== undefined && !rule.validateIf(object, value)) return;
+  const path = base + key;
+  if (!isRecordObject(value)) {
+    if (listsMore(run)) addIssue(run, path, rule.message(object, value));
+    else run.omitted++;
+    return;
+  }
+  if (depth > run.maxDepth) throw TOO_DEEP;
+  const plan = rule.plan;
+  const check = plan === undefined ? undefined : run.resolve(plan).check;
+  checkRecordValues(
+    rule.spec,
+    value,
+    (issue) => {
+      if (listsMore(run)) addIssue(run, `${path}.${issue.path}`, issue.message);
+      else run.omitted++;
+    },
+    (instance, at, nesting) => {
+      // The build made every model value an instance of the class; anything else is the fallback's.
+      if (check === undefined || instance.constructor !== plan!.cls) throw NEEDS_FALLBACK;
+      check(instance, `${path}.`, at, -1, depth + nesting, run);
+    },
+    rule.custom ? rule.message(object, value) : undefined,
+  );
 }
 
 /**

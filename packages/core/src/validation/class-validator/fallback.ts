@@ -3,8 +3,9 @@
  * for any model the compiler cannot run natively (custom constraints, async rules, groups,
  * @Transform…). Slower, but correct by definition: it is what the native path imitates.
  */
-import type { ValidationError } from 'class-validator';
 import { classTransformer, classTransformerStorage, classValidator } from '../libraries';
+import { flattenErrors } from './flatten';
+import { withRecordOptions } from './record';
 import { transformerRecords } from './metadata';
 import { PRESENT, type Check, type ClassPlan } from './plan';
 import { dropUndefinedFields } from './unsent';
@@ -20,27 +21,6 @@ import {
   type ValidationIssue,
   type ValidationResult,
 } from '../types';
-
-/**
- * class-validator's error tree as dotted-path issues: constraints of a node, then its children.
- * At most `maxIssues` are listed; the others are counted.
- */
-export function flattenErrors(errors: readonly ValidationError[], maxIssues: number): { errors: ValidationIssue[]; omitted: number } {
-  const out: ValidationIssue[] = [];
-  let omitted = 0;
-  const walk = (nodes: readonly ValidationError[], prefix: string): void => {
-    for (const error of nodes) {
-      const path = prefix + error.property;
-      for (const message of Object.values(error.constraints ?? {})) {
-        if (out.length < maxIssues) out.push({ path, message });
-        else omitted++;
-      }
-      if (error.children && error.children.length > 0) walk(error.children, `${path}.`);
-    }
-  };
-  walk(errors, '');
-  return { errors: out, omitted };
-}
 
 /**
  * What makes `input` too costly to hand to class-transformer: nesting deeper than `maxDepth`, an
@@ -205,7 +185,7 @@ export function compileFallback<T extends object>(
       return { ok: false, errors: [notConvertibleIssue(model.name)] };
     }
     dropUndefinedFields(instance); // ES2022 class fields the body did not send (unsent.ts)
-    const errors = await validate(instance, validatorOptions);
+    const errors = await withRecordOptions(options, () => validate(instance, validatorOptions));
     if (errors.length === 0) return { ok: true, value: instance };
     const flat = flattenErrors(errors, options.maxIssues);
     return flat.omitted > 0 ? { ok: false, errors: flat.errors, omitted: flat.omitted } : { ok: false, errors: flat.errors };

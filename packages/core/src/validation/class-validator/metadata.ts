@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import type { MetadataStorage, ValidationTypes } from 'class-validator';
 import type { ExcludeMetadata, ExposeMetadata, TransformMetadata, TypeMetadata } from 'class-transformer';
 import { classTransformerStorage, classValidator } from '../libraries';
+import { isRecordTransform } from './is-record';
 
 export type ValidationMeta = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 export type ConstraintMeta = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];
@@ -145,7 +146,9 @@ export function transformerFacts(cls: Function): TransformerFacts {
   // Farthest ancestor first, so a nearer declaration overwrites a farther one.
   for (const owner of classChain(cls)) {
     const transforms = internals.transforms.get(owner);
-    if (transforms && transforms.size > 0) unsupported.push(`@Transform on ${owner.name}`);
+    // `@IsRecord`'s own transform is run natively (analyse.ts); any other one is not.
+    const foreign = [...(transforms?.values() ?? [])].some((list) => list.some((meta) => !isRecordTransform(meta.transformFn)));
+    if (foreign) unsupported.push(`@Transform on ${owner.name}`);
     const typed = internals.types.get(owner);
     if (typed) for (const [key, meta] of typed) if (key !== undefined) types.set(key, meta);
   }

@@ -4,12 +4,34 @@
  * compiler; the functions made from it belong to one engine (`engine.ts`).
  */
 import type { Test } from './native-checks';
+import type { RecordSpec } from './record';
 import type { ValidationIssue } from '../types';
 
 /** How class-transformer converts one property's value (its `@Type`). */
 export type TypeSpec =
   | { readonly kind: 'string' | 'number' | 'boolean' | 'date' }
-  | { readonly kind: 'class'; readonly plan: ClassPlan };
+  | { readonly kind: 'class'; readonly plan: ClassPlan }
+  | RecordType;
+
+/** `@IsRecord`'s transform: each model value built as `plan`'s class (`plan` absent for scalar values). */
+export interface RecordType {
+  readonly kind: 'record';
+  readonly spec: RecordSpec;
+  readonly plan: ClassPlan | undefined;
+}
+
+/** `@IsRecord`'s rule: the record is an object, and each value what `spec` says (`record.ts`). */
+export interface RecordRule {
+  readonly spec: RecordSpec;
+  /** The class model values are built as and checked by. */
+  readonly plan: ClassPlan | undefined;
+  /** The decorator's `validateIf` option. */
+  readonly validateIf: ((object: object, value: unknown) => boolean) | undefined;
+  /** The message for a value that is not a record (the decorator's `message`, or the default). */
+  readonly message: (object: object, value: unknown) => string;
+  /** The decorator's own `message`: every issue inside the record gets it too. */
+  readonly custom: boolean;
+}
 
 /** One constraint decorator (including `@IsDefined`) compiled to a predicate. */
 export interface Check {
@@ -41,6 +63,8 @@ export interface PropertyPlan {
   /** `@IsDefined` checks first, then the other constraints in declaration order (class-validator's order). */
   readonly checks: readonly Check[];
   readonly nested: NestedRule | undefined;
+  /** `@IsRecord`, checked after `checks`. */
+  readonly record: RecordRule | undefined;
   /** Two checks share a `type`, so failures must be merged the way class-validator merges them. */
   readonly mergeByType: boolean;
 }

@@ -7,7 +7,8 @@
  * so this module never imports the engine that compiles them.
  */
 import { plainObjectPlan } from './analyse';
-import type { BuildContext, BuildFn, ClassPlan, ModelInstance, TypeSpec } from './plan';
+import type { BuildContext, BuildFn, ClassPlan, ModelInstance, RecordType, TypeSpec } from './plan';
+import { withInstances } from './record';
 import { NEEDS_FALLBACK, NOT_CONVERTIBLE, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 
 type Conversion = 'string' | 'number' | 'boolean' | 'date';
@@ -53,11 +54,25 @@ export function assertPlain(value: object): void {
 /** class-transformer's `transform` for one value; `depth` is the nesting level of `value`. */
 export function transformValue(spec: TypeSpec | undefined, value: unknown, depth: number, cx: BuildContext): unknown {
   if (spec === undefined) return typeof value === 'object' && value !== null ? plain(value, depth, cx) : value;
+  if (spec.kind === 'record') return buildRecord(spec, value, depth, cx);
   if (spec.kind === 'class') {
     if (typeof value !== 'object' || value === null) return value;
     return Array.isArray(value) ? buildArray(spec.plan, value, depth, cx) : cx.resolve(spec.plan).build(value, depth, cx);
   }
   return Array.isArray(value) ? convertArray(spec.kind, value, depth, cx) : convert(spec.kind, value);
+}
+
+/**
+ * `@IsRecord`: class-transformer's copy of the value (as for any untyped object), its model
+ * values then built as their class, as the record's `@Transform` does on the fallback path.
+ */
+export function buildRecord(spec: RecordType, value: unknown, depth: number, cx: BuildContext): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = plain(value, depth, cx);
+  const plan = spec.plan;
+  if (plan === undefined) return copy;
+  const build = cx.resolve(plan).build;
+  return withInstances(spec.spec, copy, (item, nesting) => build(item, depth + nesting, cx));
 }
 
 /** An untyped object or array: class-transformer copies it into a fresh `{}` / `[]`. */
