@@ -78,7 +78,7 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
     prefix: API_PREFIX,
     openapi: exampleOpenAPI({
       // errors.ts writes every error answer as {"errors":{"body":[…]}}: documented once, here.
-      errorBody: { model: GenericErrorModel },
+      problemResponses: { schema: GenericErrorModel, mediaType: 'application/json' },
       title: 'Conduit (RealWorld) on Tern',
       description: 'The RealWorld API: sign up or log in, then send `Authorization: Token <jwt>`.',
       servers: [{ url: '/', description: 'The server that serves this document' }],

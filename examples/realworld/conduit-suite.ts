@@ -333,12 +333,18 @@ export function conduitSuite(database: () => Promise<DatabaseOptions>, cleanup: 
       const profile = doc.components.schemas.Profile;
       expect(profile.required).toEqual(expect.arrayContaining(['username', 'bio', 'image', 'following']));
       expect(profile.properties.image.type).toEqual(['string', 'null']);
-      // Every error answer is documented as what errors.ts writes (openapi.errorBody), none as problem+json.
+      // Every error answer is documented as what errors.ts writes (openapi.problemResponses), none as problem+json.
       const errorBodies = Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)
         .flatMap((item) => Object.values(item))
         .flatMap((operation) => Object.entries(operation.responses).filter(([status]) => status >= '400' && status !== '503').map(([, response]) => response.content));
       expect(errorBodies.length).toBeGreaterThan(20);
       for (const content of errorBodies) expect(content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/GenericErrorModel' } } });
+      // RealWorld's `errors` is a map of messages (@IsRecord), documented so and sent key by key.
+      expect(doc.components.schemas.GenericErrorModel).toEqual({
+        type: 'object',
+        properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+        required: ['errors'],
+      });
     });
   });
 }

@@ -11,7 +11,7 @@ import type { Conduit } from './conduit';
 /** The scheme's name in the document and in `@Security`. */
 const TOKEN = 'Token';
 
-/** A valid token is required: 401 (documented by enforceSecurity, in the app's errorBody) otherwise. */
+/** A valid token is required: 401 (documented by enforceSecurity, in the app's problemResponses schema) otherwise. */
 export const Authenticated = () => Security(TOKEN);
 
 /**

@@ -120,7 +120,7 @@ function checkPrefix(prefix: unknown): string {
  * requirements are checked there even when no document is served: a typo fails startup.
  */
 function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
-  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler }, parts.prefix);
+  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler, maxParamLength: parts.config.maxParamLength }, parts.prefix);
 }
 
 /** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */

@@ -134,7 +134,7 @@ export {
   SecurityRequirementError,
   OpenAPIDocumentError,
 } from './openapi';
-export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, ErrorBodyOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
+export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, ProblemResponsesOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
 
 // Controllers, models, security
 export {
@@ -179,7 +179,7 @@ export type {
   ControllerOptions,
   UploadedFileOptions,
 } from './controllers';
-export { compileModel, defaultModelCompiler, createClassValidatorCompiler, Nullable } from './validation';
+export { compileModel, defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
 export type {
   CompileOptions,
   ModelValidator,
@@ -190,6 +190,9 @@ export type {
   ModelCompiler,
   ModelDescription,
   PropertyDescription,
+  RecordDescription,
+  RecordValues,
+  RecordValueType,
   RuleDescription,
 } from './validation';
 export { PartialType, PickType, OmitType, IntersectionType } from './mapped-types';

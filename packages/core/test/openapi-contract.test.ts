@@ -102,14 +102,14 @@ describe('automatic problem responses', () => {
     expect(document.components.schemas.Problem).toBeUndefined();
   });
 
-  it("documents every error answer with the app's own error body, once declared as errorBody (issue 24 item 6)", async () => {
+  it("documents every error answer with the app's own error body, once declared as problemResponses: { schema } (issue 24 item 6)", async () => {
     class ErrorMessages {
       @IsString({ each: true }) body: string[];
     }
     class AppError {
       @ValidateNested() @Type(() => ErrorMessages) errors: ErrorMessages;
     }
-    const app = new TernApp({ openapi: { errorBody: { model: AppError } } });
+    const app = new TernApp({ openapi: { problemResponses: { schema: AppError } } });
     app.openapiConfig.addSecurityScheme('bearer', new HTTPBearer());
     app.addMiddleware(enforceSecurity(app, { bearer: async () => 'user' }));
     app.post('/notes/{id:int}', { requestModel: CreateNote, security: [{ bearer: [] }], problems: { 404: 'No such note' } }, ok);
@@ -123,11 +123,16 @@ describe('automatic problem responses', () => {
     expect(document.components.schemas.Problem).toBeUndefined();
     expect(document.components.schemas.AppError.properties.errors).toEqual({ $ref: '#/components/schemas/ErrorMessages' });
 
-    const custom = new TernApp({ openapi: { errorBody: { model: { message: String }, mediaType: 'application/vnd.error+json' } } });
+    const custom = new TernApp({ openapi: { problemResponses: { schema: { message: String }, mediaType: 'application/vnd.error+json' } } });
     custom.get('/items/{id:int}', ok);
     const item = (await documentOf(custom)).paths['/items/{id}'].get.responses;
     expect(item['422'].content['application/vnd.error+json'].schema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
-    expect(() => new TernApp({ openapi: { errorBody: { model: AppError, mediaType: 'json' } } })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+    expect(() => new TernApp({ openapi: { problemResponses: { schema: AppError, mediaType: 'json' } } })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+    expect(() => new TernApp({ openapi: { problemResponses: { schema: 'AppError' } as never } })).toThrow(expect.objectContaining({ code: 'TERN_INVALID_ARGUMENT' }));
+    // `true` is the default: problem+json.
+    const explicit = new TernApp({ openapi: { problemResponses: true } });
+    explicit.get('/items/{id:int}', ok);
+    expect(Object.keys((await documentOf(explicit)).paths['/items/{id}'].get.responses['422'].content)).toEqual(['application/problem+json']);
   });
 
   it('documents 401 (with WWW-Authenticate) and 403 only where enforceSecurity enforces the declared security', async () => {

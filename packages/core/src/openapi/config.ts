@@ -32,22 +32,19 @@ export interface OpenAPIOptions {
   /** Top-level `externalDocs`: `{ url, description }`. */
   externalDocs?: ExternalDocumentationObject;
   /**
-   * Document the RFC 9457 problem answers Tern itself gives each operation (400, 401, 403, 413,
-   * 415, 422; see docs/openapi.md). Default `true`; `false` documents only the responses routes
-   * declare.
-   */
-  problemResponses?: boolean;
-  /**
-   * The body every error answer has when an exception handler writes the app's own error format
-   * instead of RFC 9457 problems: a model class or `{ field: Type }` shape, and its media type
-   * (default `application/json`). Set once, it documents every automatic error response (400,
-   * 401, 403, 413, 415, 422) and every route's `problems`, in place of `application/problem+json`.
+   * The error answers Tern itself gives each operation (400, 401, 403, 413, 414, 415, 422; see
+   * docs/openapi.md), documented automatically. `true` (default): as RFC 9457 problems
+   * (`application/problem+json`); `false`: not at all, only the responses routes declare;
+   * `{ schema, mediaType? }`: as the app's own error body, when an exception handler writes its
+   * own format instead of problems. A model class or `{ field: Type }` shape, and its media type
+   * (default `application/json`): it then documents every automatic error response and every
+   * route's `problems`, in place of `application/problem+json`.
    *
    * @example
-   * // RealWorld's {"errors":{"body":["…"]}}, written by one exception handler
-   * new TernApp({ openapi: { errorBody: { model: GenericErrorModel } } });
+   * // RealWorld's {"errors":{"email":["…"]}}, written by one exception handler
+   * new TernApp({ openapi: { problemResponses: { schema: ErrorModel, mediaType: 'application/json' } } });
    */
-  errorBody?: ErrorBodyOptions;
+  problemResponses?: boolean | ProblemResponsesOptions;
   /**
    * Who may show the docs pages in a frame: the sources of CSP's `frame-ancestors` (default
    * `["'none'"]`, which also sends `X-Frame-Options: DENY`; `["'self'"]` sends `SAMEORIGIN`).
@@ -95,8 +92,10 @@ export class OpenAPIConfig {
   readonly license?: LicenseObject;
   readonly tags?: TagObject[];
   readonly externalDocs?: ExternalDocumentationObject;
+  /** Whether Tern's automatic error answers are documented. */
   readonly problemResponses: boolean;
-  readonly errorBody?: Readonly<ErrorBodyOptions>;
+  /** The app's own error body documenting them (`problemResponses: { schema }`); problem+json when absent. */
+  readonly problemBody?: Readonly<Required<ProblemResponsesOptions>>;
   readonly docsFrameAncestors: readonly string[];
   readonly docsConnectSrc: readonly string[];
   readonly docsContentSecurityPolicy?: string | false;
@@ -118,8 +117,8 @@ export class OpenAPIConfig {
     this.license = options.license;
     this.tags = options.tags;
     this.externalDocs = options.externalDocs;
-    this.problemResponses = options.problemResponses ?? true;
-    this.errorBody = errorBodyOf(options.errorBody);
+    this.problemResponses = options.problemResponses !== false;
+    this.problemBody = problemBodyOf(options.problemResponses);
   }
 
   /** Registers a scheme under the name routes use in their `security` requirements. */
@@ -135,23 +134,32 @@ export class OpenAPIConfig {
   }
 }
 
-/** `errorBody`: what an app's own error answers are, for the document. */
-export interface ErrorBodyOptions {
+/**
+ * `problemResponses: { schema, mediaType? }`: the body an app's exception handler writes for
+ * every error, documenting Tern's automatic error answers in place of problem+json.
+ *
+ * @example
+ * const problemResponses: ProblemResponsesOptions = { schema: ErrorModel, mediaType: 'application/json' };
+ */
+export interface ProblemResponsesOptions {
   /** A model class, or a `{ field: Type }` shape, as in a route's `responses`. */
-  model: Function | Record<string, unknown>;
+  schema: Function | Record<string, unknown>;
   /** Default `application/json`. */
   mediaType?: string;
 }
 
-function errorBodyOf(options: ErrorBodyOptions | undefined): Readonly<ErrorBodyOptions> | undefined {
-  if (options === undefined) return undefined;
-  const model = options?.model;
-  if (typeof model !== 'function' && (typeof model !== 'object' || model === null || Array.isArray(model))) {
-    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'openapi.errorBody.model must be a model class or a { field: Type } shape.');
+function problemBodyOf(option: boolean | ProblemResponsesOptions | undefined): Readonly<Required<ProblemResponsesOptions>> | undefined {
+  if (option === undefined || option === true || option === false) return undefined;
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'openapi.problemResponses must be true, false or { schema, mediaType? }.');
   }
-  const mediaType = options.mediaType ?? 'application/json';
+  const schema = option.schema;
+  if (typeof schema !== 'function' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'openapi.problemResponses.schema must be a model class or a { field: Type } shape.');
+  }
+  const mediaType = option.mediaType ?? 'application/json';
   if (typeof mediaType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType)) {
-    throw new TernTypeError('TERN_INVALID_ARGUMENT', `openapi.errorBody.mediaType must be a media type such as 'application/json', got ${JSON.stringify(mediaType)}.`);
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `openapi.problemResponses.mediaType must be a media type such as 'application/json', got ${JSON.stringify(mediaType)}.`);
   }
-  return Object.freeze({ model, mediaType });
+  return Object.freeze({ schema, mediaType });
 }

@@ -34,7 +34,15 @@ import { validateSecurityRequirements } from './security';
 export interface DocumentOptions {
   /** Describes request and response models: pass `app.modelCompiler` (default: class-validator's, as `new TernApp()` has). */
   modelCompiler?: ModelCompiler;
+  /**
+   * The app's `maxParamLength` (default 100, as `new TernApp()` has): every path parameter's
+   * schema is bounded by it, and operations with path parameters list the 414 a longer one gets.
+   */
+  maxParamLength?: number;
 }
+
+/** `new TernApp()`'s `maxParamLength`. */
+const DEFAULT_MAX_PARAM_LENGTH = 100;
 
 /** The OpenAPI version of the documents Tern writes. */
 export const OPENAPI_VERSION = '3.1.0';
@@ -72,13 +80,14 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
   );
   const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler);
-  const { errorBody } = config;
+  const { problemBody } = config;
   const context: BuildContext = {
     registry,
     ids: new OperationIds(operations),
-    problems: new ProblemRefs(errorBody && { mediaType: errorBody.mediaType ?? 'application/json', schema: () => describeShape(registry, errorBody.model, 'openapi.errorBody', 'response') }),
+    problems: new ProblemRefs(problemBody && { mediaType: problemBody.mediaType, schema: () => describeShape(registry, problemBody.schema, 'openapi.problemResponses.schema', 'response') }),
     templates: new PathTemplates(),
     config,
+    maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH,
   };
 
   // A Map while collecting: an object gaining a thousand keys one by one gets a new hidden class
@@ -93,7 +102,7 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     if (existing) {
       // Routes whose paths differ only in a converter share one OpenAPI path: the first declared
       // describes the operation, and the path parameters accept what any of them accepts.
-      widenPathParameters(existing, operation.route, names);
+      widenPathParameters(existing, operation.route, names, context.maxParamLength);
       continue;
     }
     (item as Record<string, OperationObject>)[key] = buildOperation(operation, names, context);
@@ -125,6 +134,8 @@ interface BuildContext {
   problems: ProblemRefs;
   templates: PathTemplates;
   config: OpenAPIConfig;
+  /** The longest path parameter the route table accepts (a longer one is a 414). */
+  maxParamLength: number;
 }
 
 function buildOperation(operation: OperationRef, names: string[], context: BuildContext): OperationObject {
@@ -137,7 +148,7 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   if (options.description) out.description = String(options.description);
   out.operationId = context.ids.idFor(operation);
   const declaredParameters = (options.parameters ?? []).map((p) => (p.in === 'path' ? { ...structuredClone(p), required: true } : structuredClone(p)));
-  const parameters = mergeParameters(pathParameters(route, names), declaredParameters, where);
+  const parameters = mergeParameters(pathParameters(route, names, context.maxParamLength), declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, 'request') : undefined;
@@ -154,12 +165,18 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
 }
 
 /** `in: path` parameters, named as in the OpenAPI path, typed by their converters. */
-function pathParameters(route: RouteInfo, names: string[]): ParameterObject[] {
-  return route.params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param) }));
+function pathParameters(route: RouteInfo, names: string[], maxParamLength: number): ParameterObject[] {
+  return route.params.map((param, index) => ({ name: names[index], in: 'path', required: true, schema: converterSchema(param, maxParamLength) }));
 }
 
-function converterSchema(param: RouteParamInfo): SchemaObject {
-  return copyJson(param.schema) as SchemaObject;
+/**
+ * The converter's schema; a string gets `maxLength`, the route table's limit (a longer value is
+ * a 414), unless the converter's own bound is smaller. Numbers are bounded by their range.
+ */
+function converterSchema(param: RouteParamInfo, maxParamLength: number): SchemaObject {
+  const schema = copyJson(param.schema) as SchemaObject;
+  if (schema.type === 'string' || schema.type === undefined) schema.maxLength = Math.min(schema.maxLength ?? Infinity, maxParamLength);
+  return schema;
 }
 
 /** A declared parameter replaces the generated one with its name and location (to add a description). */
@@ -211,6 +228,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
         consumes: options.consumes !== undefined && !options.consumes.includes('*/*'),
         rejectsInput: route.checksInput,
+        pathParamLimit: route.params.length > 0 ? context.maxParamLength : undefined,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
       },
       context.problems,
@@ -266,11 +284,11 @@ class PathTemplates {
 }
 
 /** A second route on one OpenAPI path and method: its path values are accepted too. */
-function widenPathParameters(operation: OperationObject, route: RouteInfo, names: string[]): void {
+function widenPathParameters(operation: OperationObject, route: RouteInfo, names: string[], maxParamLength: number): void {
   route.params.forEach((param, index) => {
     const parameter = operation.parameters?.find((p): p is ParameterObject => 'in' in p && p.in === 'path' && p.name === names[index]);
     if (!parameter?.schema) return;
-    const added = converterSchema(param);
+    const added = converterSchema(param, maxParamLength);
     const current = parameter.schema as SchemaObject;
     const alternatives = current.anyOf && Object.keys(current).length === 1 ? current.anyOf : [current];
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;

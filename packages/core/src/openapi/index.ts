@@ -1,7 +1,7 @@
 export { HTTPBearer, APIKey, OAuth2 } from './models';
 export type { SecurityScheme, OAuth2Flow, OAuth2Flows } from './models';
 export { OpenAPIConfig } from './config';
-export type { OpenAPIOptions, ErrorBodyOptions } from './config';
+export type { OpenAPIOptions, ProblemResponsesOptions } from './config';
 export { buildOpenAPIDocument, OPENAPI_VERSION } from './document';
 export type { DocumentOptions } from './document';
 export { ApiProperty } from './api-property';

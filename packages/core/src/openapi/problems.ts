@@ -1,6 +1,7 @@
 /**
  * The problem+json answers Tern itself gives an operation, documented automatically. Each is
  * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
+ * 414 where the path has parameters (each is at most `maxParamLength` characters),
  * 400/415 where a body is read, 422 where input is converted
  * or validated, 401/403 where `enforceSecurity` checks the declared `security`. 404 and 405 are
  * answers about paths and methods no operation owns, so no operation lists them.
@@ -57,7 +58,7 @@ export class ProblemRefs {
   readonly validation: ReferenceObject[] = [];
 
   /**
-   * @param errorBody the app's own error body (`openapi.errorBody`): when given, every error
+   * @param errorBody the app's own error body (`openapi.problemResponses: { schema }`): when given, every error
    * answer is documented with it instead of a problem.
    */
   constructor(private readonly errorBody?: { mediaType: string; schema: () => SchemaObject | ReferenceObject | undefined }) {}
@@ -112,6 +113,8 @@ export interface ProblemFacts {
   consumes: boolean;
   /** Path converters, controller parameters, query models or a request model can refuse input. */
   rejectsInput: boolean;
+  /** The longest path parameter accepted, when the route has any (a longer one is a 414). */
+  pathParamLimit?: number;
   /** The route's declared `security`, when `enforceSecurity` enforces it; else `undefined`. */
   enforcedSecurity: readonly SecurityRequirement[] | undefined;
 }
@@ -140,6 +143,8 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
   // The body limit is checked before every handler, whatever the method: a Content-Length over
   // it is refused even on a GET, so every operation can answer 413.
   add(413, () => refs.response('The body is larger than the body limit.'));
+  const limit = facts.pathParamLimit;
+  if (limit !== undefined) add(414, () => refs.response(`A path parameter is longer than ${limit} characters.`));
   if (facts.body && (facts.jsonBody || facts.consumes)) add(415, () => refs.response('The Content-Type is not one this operation accepts.'));
   if (facts.rejectsInput) add(422, () => refs.response('Validation Error', 'validation'));
 }

@@ -145,7 +145,8 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       const value = isPath ? (raw['*'] ?? '') : (raw[`p${i}`] as string);
       if (value === '' && !isPath) return NO_MATCH;
       if (value.includes('.') && hasDecodedDotSegment(value)) return { error: badPath() };
-      if (value.length > this.options.maxParamLength) {
+      // Characters as JSON Schema's `maxLength` counts them (code points), so the documented bound is exact.
+      if (value.length > this.options.maxParamLength && codePoints(value) > this.options.maxParamLength) {
         return {
           error: requestError('TERN_PARAM_TOO_LONG', `Path parameter '${spec.name}' is longer than ${this.options.maxParamLength} characters.`),
         };
@@ -226,4 +227,11 @@ function badPath(): HTTPException {
 function hasDotSegment(path: string): boolean {
   if (!path.includes('/.') && !/%2e/i.test(path)) return false;
   return /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path);
+}
+
+/** The number of code points in `text` (a surrogate pair is one character). */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }

@@ -22,6 +22,8 @@ export interface ContractApp {
   getAllRoutes(): RouteInfo[];
   readonly openapiConfig: OpenAPIConfig;
   readonly modelCompiler?: ModelCompiler;
+  /** The app's settings; `maxParamLength` bounds the documented path parameters. */
+  readonly config?: { readonly maxParamLength: number };
 }
 
 /** Options of {@link checkContract}. */
@@ -140,7 +142,7 @@ async function documentOf(app: ContractApp): Promise<object> {
     const response = await app.inject({ method: 'GET', url: path });
     if (response.statusCode === 200) return response.json<object>();
   }
-  return buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig, { modelCompiler: app.modelCompiler });
+  return buildOpenAPIDocument(app.getAllRoutes(), app.openapiConfig, { modelCompiler: app.modelCompiler, maxParamLength: app.config?.maxParamLength });
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
