@@ -188,7 +188,8 @@ describe('controller parameters', () => {
       const document = (await app.inject('/openapi.json')).json();
       const responsesOf = (path: string) => Object.keys(document.paths[path].get.responses);
       for (const path of ['/v/number', '/v/header', '/v/cookie', '/v/path/{id}', '/v/model']) {
-        expect([path, responsesOf(path)]).toEqual([path, ['200', '413', '422']]);
+        // A path parameter can also be too long: 414.
+        expect([path, responsesOf(path)]).toEqual([path, path.includes('{') ? ['200', '413', '414', '422'] : ['200', '413', '422']]);
         expect(document.paths[path].get.responses['422'].content['application/problem+json'].schema).toEqual({
           $ref: '#/components/schemas/ValidationProblem',
         });

@@ -1,7 +1,7 @@
 /**
  * A response schema (API.md "Route objects") turned into the tree both the filter and the
- * serializers walk. Only two kinds of value exist: `any` (written as `JSON.stringify` would)
- * and `object` (only the listed fields). A list is not a kind of its own: an array met where an
+ * serializers walk. Three kinds of value exist: `any` (written as `JSON.stringify` would),
+ * `object` (only the listed fields) and `record` (a map: every key, each value filtered). A list is not a kind of its own: an array met where an
  * object is declared is filtered item by item, so `[User]` and `User` filter alike and a handler
  * that returns one user where a list was declared (or the reverse) still leaks nothing.
  */
