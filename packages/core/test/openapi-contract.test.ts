@@ -66,13 +66,13 @@ describe('automatic problem responses', () => {
     expect(document.components.schemas.ValidationProblem.properties.errors.type).toBe('array');
   });
 
-  it('documents only 413 on an operation that reads no input, and 422 where a converter can refuse', async () => {
+  it('documents only 413 on an operation that reads no input, 414 where it has a path parameter, and 422 where a converter can refuse', async () => {
     const app = new TernApp();
     app.get('/ping', ok);
     app.get('/items/{id:int}', ok);
     const { paths } = await documentOf(app);
     expect(statuses(paths['/ping'].get)).toEqual(['200', '413']);
-    expect(statuses(paths['/items/{id}'].get)).toEqual(['200', '413', '422']);
+    expect(statuses(paths['/items/{id}'].get)).toEqual(['200', '413', '414', '422']);
   });
 
   it('keeps a declared response for any of those statuses', async () => {
@@ -115,8 +115,8 @@ describe('automatic problem responses', () => {
     app.post('/notes/{id:int}', { requestModel: CreateNote, security: [{ bearer: [] }], problems: { 404: 'No such note' } }, ok);
     const document = await documentOf(app);
     const responses = document.paths['/notes/{id}'].post.responses;
-    expect(statuses(document.paths['/notes/{id}'].post).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422']);
-    for (const status of ['400', '401', '404', '413', '415', '422']) {
+    expect(statuses(document.paths['/notes/{id}'].post).sort()).toEqual(['200', '400', '401', '404', '413', '414', '415', '422']);
+    for (const status of ['400', '401', '404', '413', '414', '415', '422']) {
       expect(responses[status].content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/AppError' } } });
     }
     expect(responses['401'].headers['WWW-Authenticate']).toBeDefined();

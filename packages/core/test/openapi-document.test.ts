@@ -74,10 +74,11 @@ describe('paths and path parameters', () => {
     expect(operation.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
       { name: 'price', in: 'path', required: true, schema: { type: 'number', minimum: 0 } },
-      { name: 'key', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-      { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } },
-      { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'rest', in: 'path', required: true, schema: { type: 'string' } },
+      // Strings are bounded by maxParamLength (a longer value is a 414).
+      { name: 'key', in: 'path', required: true, schema: { type: 'string', format: 'uuid', maxLength: 100 } },
+      { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 } },
+      { name: 'name', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } },
+      { name: 'rest', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } },
     ]);
   });
 
@@ -107,8 +108,8 @@ describe('paths and path parameters', () => {
     app.get('/api/{v:docVersion}/archive/{year:docYear}', ok);
     const operation = (await documentOf(app)).paths['/api/{v}/archive/{year}'].get;
     expect(operation.parameters.map((p: any) => p.schema)).toEqual([
-      { type: 'string', pattern: '^v[0-9]+$', examples: ['v2'] },
-      { type: 'string', pattern: '^(?:[0-9]{4})$' },
+      { type: 'string', pattern: '^v[0-9]+$', examples: ['v2'], maxLength: 100 },
+      { type: 'string', pattern: '^(?:[0-9]{4})$', maxLength: 100 },
     ]);
     // A custom converter can refuse values: the 422 is documented.
     expect(operation.responses[422]).toEqual(validationError);
@@ -123,9 +124,9 @@ describe('paths and path parameters', () => {
     expect(Object.keys(paths)).toEqual(['/items/{id}']);
     expect(paths['/items/{id}'].get.summary).toBe('By id');
     expect(paths['/items/{id}'].get.parameters[0].schema).toEqual({
-      anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }],
+      anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 }],
     });
-    expect(paths['/items/{id}'].delete.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }]);
+    expect(paths['/items/{id}'].delete.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid', maxLength: 100 } }]);
   });
 
   it('adds the route’s own parameters after the path ones, a declared path parameter refining the generated one', async () => {
@@ -382,7 +383,7 @@ describe('request bodies and responses', () => {
     app.post('/things/{id:int}', { responses }, ok);
     const response = await app.inject('/openapi.json');
     const operation = JSON.parse(response.body).paths['/things/{id}'].post;
-    expect(Object.keys(operation.responses)).toEqual(['201', '404', '413', '422', 'default', '4XX']);
+    expect(Object.keys(operation.responses)).toEqual(['201', '404', '413', '414', '422', 'default', '4XX']);
     expect(operation.responses['201']).toEqual({ description: 'Made' });
   });
 
