@@ -6,6 +6,7 @@
  * (`record.ts`), as `@Nullable()`'s condition is recognised.
  */
 import type { ValidationArguments, ValidationOptions, ValidatorConstraintInterface } from 'class-validator';
+import { TernTypeError } from '../../errors';
 import { classTransformer, classValidator } from '../libraries';
 import type { ValidationIssue } from '../types';
 import { replaceTokens } from './messages';
@@ -73,8 +74,9 @@ let registered = false;
  * an instance of its class, filtered key by key in responses (a model value keeps only its
  * declared fields, a `String` value never carries an object), and documented as
  * `{ type: 'object', additionalProperties: <values> }`. Required unless `@IsOptional()` says
- * otherwise. A `constructor` key is dropped, as class-transformer drops it; JSON bodies with
- * `__proto__` keys are refused before validation (400).
+ * otherwise. JSON bodies with `__proto__` keys are refused before validation (400); elsewhere
+ * `__proto__` is dropped, as class-transformer drops it, and a truthy `constructor` key is a 422
+ * (class-transformer would call it).
  *
  * @example
  * class ErrorModel {
@@ -86,7 +88,7 @@ let registered = false;
  */
 export function IsRecord(values: () => RecordValues, options?: ValidationOptions): PropertyDecorator {
   if (typeof values !== 'function') {
-    throw new TypeError('@IsRecord takes a function returning the values\' type: @IsRecord(() => [String])');
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', "@IsRecord takes a function returning the values' type: @IsRecord(() => [String]).");
   }
   const { registerDecorator, ValidatorConstraint } = classValidator();
   if (!registered) {
