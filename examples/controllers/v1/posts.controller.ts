@@ -1,5 +1,4 @@
 import {
-  ApiResponse,
   Body,
   Controller,
   Delete,
@@ -22,7 +21,6 @@ import type { User as Account, Post as StoredPost, Store } from '../store';
  */
 @Controller('/api/v1/posts', { tags: ['posts'], name: 'v1.posts' })
 @Security('bearerAuth')
-@ApiResponse(401, { description: 'Missing or invalid bearer token' })
 export class PostsV1Controller {
   constructor(private readonly store: Store) {}
 
@@ -32,9 +30,8 @@ export class PostsV1Controller {
     return this.store.listPosts({ authorId, tag });
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a post', description: 'One post by its id.', responses: { 200: PostDto } })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a post', description: 'One post by its id.', responses: { 200: PostDto }, problems: { 404: 'No such post' } })
   @Public()
-  @ApiResponse(404, { description: 'No such post' })
   async get(@Param('id') id: number): Promise<StoredPost> {
     return this.find(id);
   }
@@ -45,17 +42,13 @@ export class PostsV1Controller {
     return this.store.createPost(author.id, body);
   }
 
-  @Patch('/{id:int}', { name: 'update', summary: 'Edit your post', description: 'Changes the fields sent; only the author may.', responses: { 200: PostDto } })
-  @ApiResponse(403, { description: 'Not your post' })
-  @ApiResponse(404, { description: 'No such post' })
+  @Patch('/{id:int}', { name: 'update', summary: 'Edit your post', description: 'Changes the fields sent; only the author may.', responses: { 200: PostDto }, problems: { 403: 'Not your post', 404: 'No such post' } })
   async update(@Param('id') id: number, @Body() body: UpdatePostDto, @User() user: Account): Promise<StoredPost> {
     this.ownedBy(this.find(id), user);
     return this.store.updatePost(id, body);
   }
 
-  @Delete('/{id:int}', { name: 'delete', summary: 'Delete your post', description: 'Removes the post; only the author may.', statusCode: 204 })
-  @ApiResponse(403, { description: 'Not your post' })
-  @ApiResponse(404, { description: 'No such post' })
+  @Delete('/{id:int}', { name: 'delete', summary: 'Delete your post', description: 'Removes the post; only the author may.', statusCode: 204, problems: { 403: 'Not your post', 404: 'No such post' } })
   async remove(@Param('id') id: number, @User() user: Account): Promise<void> {
     this.ownedBy(this.find(id), user);
     this.store.deletePost(id);

@@ -1,4 +1,4 @@
-import { ApiResponse, Body, Controller, Get, HTTPException, Param, Post, Security } from '@tern/core';
+import { Body, Controller, Get, HTTPException, Param, Post, Security } from '@tern/core';
 import { CreateUserDto, UserV1 } from '../dto';
 import type { Store, User } from '../store';
 
@@ -12,17 +12,15 @@ export class UsersV1Controller {
     return this.store.listUsers().map(toV1);
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV1 } })
-  @ApiResponse(404, { description: 'No such user' })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV1 }, problems: { 404: 'No such user' } })
   async get(@Param('id') id: number): Promise<UserV1> {
     const user = this.store.findUser(id);
     if (!user) throw new HTTPException(404, `No user ${id}.`);
     return toV1(user);
   }
 
-  @Post('/', { name: 'create', summary: 'Register a user', description: 'Creates an account.', statusCode: 201, responses: { 201: UserV1 } })
+  @Post('/', { name: 'create', summary: 'Register a user', description: 'Creates an account.', statusCode: 201, responses: { 201: UserV1 }, problems: { 409: 'The email is taken' } })
   @Security('bearerAuth')
-  @ApiResponse(409, { description: 'The email is taken' })
   async create(@Body() body: CreateUserDto): Promise<UserV1> {
     if (this.store.findUserByEmail(body.email)) throw new HTTPException(409, `${body.email} is already registered.`);
     return toV1(this.store.createUser(body));

@@ -1,4 +1,4 @@
-import { ApiResponse, Controller, Get, HTTPException, Param, Query, Security, UseMiddleware, User } from '@tern/core';
+import { Controller, Get, HTTPException, Param, Query, Security, UseMiddleware, User } from '@tern/core';
 import { noStore } from '../auth';
 import { ListUsersQuery, UserPage, UserV2 } from '../dto';
 import { paginate, type Page, type Store, type User as StoredUser } from '../store';
@@ -20,13 +20,11 @@ export class UsersV2Controller {
   @Get('/me', { name: 'me', summary: 'The signed-in user', description: 'Who the bearer token belongs to.', responses: { 200: UserV2 } })
   @Security('bearerAuth')
   @UseMiddleware(noStore)
-  @ApiResponse(401, { description: 'Missing or invalid bearer token' })
   async me(@User() user: StoredUser): Promise<UserV2> {
     return this.toV2(user);
   }
 
-  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV2 } })
-  @ApiResponse(404, { description: 'No such user' })
+  @Get('/{id:int}', { name: 'get', summary: 'Get a user', description: 'One user by their id.', responses: { 200: UserV2 }, problems: { 404: 'No such user' } })
   async get(@Param('id') id: number): Promise<UserV2> {
     const user = this.store.findUser(id);
     if (!user) throw new HTTPException(404, `No user ${id}.`);

@@ -53,10 +53,10 @@ describe('checkContract', () => {
     const sent: InjectOptions[] = [];
     const inject = app.inject.bind(app);
     app.inject = (options) => (sent.push(options as InjectOptions), inject(options));
-    const reports = await checkContract(app, { runs: 30 });
+    const reports = await checkContract(app, { runs: 60 });
     expect(reports).toEqual([
-      { operation: 'GET /items/{id}', runs: 30 },
-      { operation: 'POST /items', runs: 30 },
+      { operation: 'GET /items/{id}', runs: 60 },
+      { operation: 'POST /items', runs: 60 },
     ]);
     const posts = sent.filter((r) => r.method === 'POST').map((r) => JSON.parse((r.payload as string | undefined) ?? 'null') as unknown)
       .filter((body): body is Record<string, unknown> => typeof body === 'object' && body !== null);
@@ -64,6 +64,9 @@ describe('checkContract', () => {
     expect(posts.some((body) => !('name' in body))).toBe(true);
     expect(posts.some((body) => typeof body.quantity === 'number' && (body.quantity > 100 || body.quantity < 0))).toBe(true);
     expect(posts.some((body) => typeof body.name === 'string' && [...body.name].length > 20)).toBe(true);
+    // Valid ones carry unicode and properties the model does not declare (its schema allows them).
+    expect(posts.some((body) => typeof body.name === 'string' && /[^\x20-\x7e]/.test(body.name))).toBe(true);
+    expect(posts.some((body) => Object.keys(body).some((key) => key.startsWith('x_')))).toBe(true);
   });
 
   it('sends the same requests for the same seed', async () => {
@@ -97,6 +100,55 @@ describe('checkContract', () => {
     expect(error.message).toMatch(/Replay: checkContract\(app, \{ seed: 3, only: \["GET \/boom"\], replay: "[\d:]+" \}\)/);
     const again = await violation(app(), { seed: error.seed, only: [error.operation], replay: error.replay.match(/replay: "([\d:]+)"/)?.[1] });
     expect(again.request).toEqual(error.request);
+  });
+
+  it('shrinks a failing body to a small one, and replays it from the seed', async () => {
+    // The planted bug: a handler that breaks on any character beyond ASCII.
+    const app = () =>
+      itemsApp((a) =>
+        a.post('/labels', { requestModel: CreateItem, responses: { 200: { ok: Boolean } } }, async (req) => {
+          if (/[^\x20-\x7e]/.test((req.body as CreateItem).name)) throw new Error('the handler mangles unicode');
+          return { ok: true };
+        }),
+      );
+    const error = await violation(app(), { seed: 5, only: ['POST /labels'] });
+    expect(error.message).toContain('POST /labels answered 500');
+    expect(error.request).toMatchObject({ kind: 'valid', method: 'POST', url: '/labels', mediaType: 'application/json' });
+    // Shrunk: one character the handler trips over, the smallest quantity, no extra property.
+    const body = error.request.body as { name: string; quantity: number };
+    expect(Object.keys(body).sort()).toEqual(['name', 'quantity']);
+    expect([...body.name]).toHaveLength(1);
+    expect(body.name).toMatch(/[^\x20-\x7e]/);
+    expect(body.quantity).toBe(0);
+    expect(error.message).toContain(`body (application/json): ${JSON.stringify(body)}`);
+    expect(error.seed).toBe(5);
+    const again = await violation(app(), { seed: error.seed, only: [error.operation], replay: error.replay.match(/replay: "([\d:]+)"/)?.[1] });
+    expect(again.request).toEqual(error.request);
+  });
+
+  it('sends undeclared properties where the schema allows them, and catches a server that refuses them', async () => {
+    // The document leaves `additionalProperties` open (Tern strips unknown fields); this handler
+    // reads the raw body and refuses any field it does not know.
+    const build = () => {
+      const app = itemsApp();
+      app.post('/raw', { consumes: ['application/json'], responses: { 200: { name: String } }, problems: { 422: 'Unknown field' } }, async (req) => {
+        const body = (await req.json()) as Record<string, unknown>;
+        const unknown = Object.keys(body).filter((key) => key !== 'name' && key !== 'quantity');
+        if (unknown.length > 0) throw new HTTPException(422, `Unknown fields: ${unknown.join(', ')}`);
+        const { name, quantity } = body;
+        if (typeof name !== 'string' || [...name].length > 20 || !Number.isInteger(quantity) || (quantity as number) < 0 || (quantity as number) > 100) throw new HTTPException(422, 'Invalid item');
+        return { name: String(body.name) };
+      });
+      return app;
+    };
+    const document = (await build().inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { requestBody: { content: Record<string, unknown> } }>>; components: { schemas: Record<string, { additionalProperties?: boolean }> } }>();
+    document.paths['/raw'].post.requestBody.content['application/json'] = { schema: { $ref: '#/components/schemas/CreateItem' } };
+    const error = await violation(build(), { document, only: ['POST /raw'] });
+    expect(error.message).toContain('POST /raw refused a valid request with 422');
+    expect(Object.keys(error.request.body as object).filter((key) => key.startsWith('x_'))).toHaveLength(1);
+    // The same app with a schema that forbids them: the extra fields are then the broken requests.
+    document.components.schemas.CreateItem.additionalProperties = false;
+    await expect(checkContract(build(), { document, only: ['POST /raw'] })).resolves.toEqual(expect.arrayContaining([{ operation: 'POST /raw', runs: 40 }]));
   });
 
   it('catches a status the operation does not document', async () => {

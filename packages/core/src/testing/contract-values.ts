@@ -1,7 +1,8 @@
 /**
  * Values for the contract check, from the document's schemas: fast-check arbitraries of values a
  * schema accepts, and the ways to break one (a missing required field, a wrong type, a value out
- * of range, an extra property where none is allowed).
+ * of range, an extra property where none is allowed). Valid values carry undeclared properties
+ * where the schema allows them.
  */
 import type * as FastCheck from 'fast-check';
 import { flatten, resolve, type ContractDocument, type Schema } from './contract-schemas';
@@ -122,7 +123,17 @@ export class ValueMaker {
       if (depth >= MAX_DEPTH && !required.has(name)) continue;
       model[name] = this.valid(property, depth + 1);
     }
-    return fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
+    const declared = fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
+    const extra = s.additionalProperties;
+    if (extra === false || depth >= MAX_DEPTH) return declared;
+    // Properties the schema does not name are valid unless `additionalProperties: false`: a
+    // server that refuses them, or trips over them, breaks its document. A map's entries follow
+    // its value schema.
+    const names = word(fc, 1, 8)
+      .map((name) => `x_${name}`)
+      .filter((name) => !(name in (s.properties ?? {})));
+    const values = typeof extra === 'object' ? this.valid(extra, depth + 1) : text(fc, 0, 12);
+    return fc.tuple(declared, fc.dictionary(names, values, { maxKeys: typeof extra === 'object' ? 3 : 2 })).map(([known, extras]) => ({ ...extras, ...(known as object) }));
   }
 
   /** The ways to break a value of `schema`, down to nested properties. */

@@ -13,6 +13,7 @@ import { TernError } from '../errors';
 import type { InjectOptions, InjectResponse } from './inject';
 import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
 import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
+import { answerProblem } from './contract-response';
 import { loadOptional } from './optional';
 
 /** What the check needs of a `TernApp`. */
@@ -181,33 +182,15 @@ function judge(operation: Operation, request: ContractRequest, response: InjectR
   const status = response.statusCode;
   if (status >= 500) return `answered ${status}`;
   const documented = operation.responses ?? {};
-  const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => documented[k] !== undefined);
-  if (key === undefined) return `answered ${status}, which the operation does not document (it documents ${Object.keys(documented).join(', ')})`;
+  if (![String(status), `${String(status)[0]}XX`, 'default'].some((k) => documented[k] !== undefined)) return answerProblem(operation, { method: request.method, status }, schemas);
   if (request.kind === 'invalid' && status < 300) return `accepted a request whose ${request.broken} (answered ${status})`;
   if (request.kind === 'valid' && status >= 400 && status < 500) {
     if (REFUSALS.has(status)) return `refused a valid request with ${status}`;
     if (status === 401 && carriesCredentials(operation, document, auth)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
   }
-  const content = documented[key].content;
-  const type = header(response, 'content-type');
-  const hasBody = response.rawPayload.length > 0;
   // A response documented without `content` says nothing of its body (routes without a response
   // model): only a 204 promises there is none.
-  if (!content || Object.keys(content).length === 0) return hasBody && status === 204 ? `sent a body with 204` : undefined;
-  if (!hasBody) return request.method === 'HEAD' || status === 204 || status === 304 ? undefined : `sent no body with ${status}, which documents ${Object.keys(content).join(', ')}`;
-  const mediaType = type?.split(';')[0].trim().toLowerCase();
-  const match = mediaType === undefined ? undefined : Object.keys(content).find((documentedType) => mediaMatches(documentedType, mediaType));
-  if (match === undefined) return `answered ${status} as ${type ?? 'no content type'}, which documents ${Object.keys(content).join(', ')}`;
-  const schema = content[match].schema;
-  if (!schema || !isJson(mediaType as string)) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    return `answered ${status} with a body that is not JSON, as ${type}`;
-  }
-  const mismatch = schemas.check(schema, body);
-  return mismatch ? `answered ${status} with a body its schema refuses: ${mismatch}` : undefined;
+  return answerProblem(operation, { method: request.method, status, contentType: header(response, 'content-type'), body: response.rawPayload }, schemas);
 }
 
 /** The operation requires credentials, and `auth` gives every scheme of one of its requirements. */
@@ -226,16 +209,6 @@ function credentialsFor(definition: SecuritySchemeObject, credential: string | u
   if (definition.type === 'apiKey' && definition.name) return { [definition.in === 'query' ? 'query' : definition.in === 'cookie' ? 'cookie' : 'header']: { [definition.name]: credential } };
   if (definition.type === 'oauth2' || definition.type === 'openIdConnect') return { header: { authorization: `Bearer ${credential}` } };
   return undefined;
-}
-
-function mediaMatches(documented: string, actual: string): boolean {
-  const [type, subtype] = documented.split(';')[0].trim().toLowerCase().split('/');
-  const [actualType, actualSubtype] = actual.split('/');
-  return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
-}
-
-function isJson(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
 function header(response: InjectResponse, name: string): string | undefined {
