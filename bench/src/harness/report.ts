@@ -392,7 +392,7 @@ export function evaluateTargets(input: TargetInput): TargetCheck[] {
       id: `issue27.startup.${t.server}`,
       group: 'issue 27',
       target:
-        `6. startup, ${t.label} (${t.server}): spawn → listening with ${fmtInt(s?.routes ?? floor?.routes ?? NaN)} routes ≤ ${t.limit.toFixed(1)}× ` +
+        `6. startup, ${t.label} (${t.server}): spawn → listening with ${fmtInt(s?.routes ?? floor?.routes ?? 1000)} routes ≤ ${t.limit.toFixed(1)}× ` +
         'the bare node:http process, /openapi.json complete on its first request',
       measured: s && floor ? `${fmt(s.spawnMs)} ms ÷ ${fmt(floor.spawnMs)} ms = ${fmtRatio(r)}; /openapi.json: ${openApiVerdict(s)}` : '–',
       status: !s || !Number.isFinite(r) ? 'n/a' : r <= t.limit && s.checkErrors.length === 0 ? 'PASS' : 'FAIL',

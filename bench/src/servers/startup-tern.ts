@@ -9,14 +9,20 @@ import { TernApp } from '@tern/core';
 import { startupBody, startupRoutes } from '../shared/startup-routes';
 import type { ServerOptions, StartServer } from './types';
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const t0 = performance.now();
+/** The app of `count` routes, declared (bench/test checks its document). */
+export function startupApp(count: number): TernApp {
   const app = new TernApp();
-  for (const route of startupRoutes(options.routes)) {
+  for (const route of startupRoutes(count)) {
     app.get(`${route.path}/{id:int}`, { summary: route.summary, tags: route.tags }, async (_req, _res, { id }) =>
       startupBody(route, id as number),
     );
   }
+  return app;
+}
+
+export const start: StartServer = async (options: ServerOptions) => {
+  const t0 = performance.now();
+  const app = startupApp(options.routes);
   const declared = performance.now();
   await app.ready();
   const ready = performance.now();
