@@ -4,9 +4,9 @@
  * OpenAPI document: that would take @fastify/swagger, which the bench does not install (its
  * summary and tags are its keys), so this row does less than Tern's.
  */
-import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { startupBody, startupRoutes } from '../shared/startup-routes';
+import { startTimed } from './startup-phases';
 import type { ServerOptions, StartServer } from './types';
 
 const idParams = {
@@ -15,23 +15,11 @@ const idParams = {
   properties: { id: { type: 'integer' } },
 } as const;
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const t0 = performance.now();
-  const app = Fastify({ logger: false });
-  for (const route of startupRoutes(options.routes)) {
-    app.get<{ Params: { id: number } }>(
-      `${route.path}/:id`,
-      { schema: { params: idParams } },
-      async (req) => startupBody(route, req.params.id),
-    );
-  }
-  const declared = performance.now();
-  await app.ready();
-  const ready = performance.now();
-  await app.listen({ port: options.port, host: options.host });
-  const listening = performance.now();
-  return {
-    close: () => app.close(),
-    phases: { declare: declared - t0, ready: ready - declared, listen: listening - ready },
-  };
-};
+export const start: StartServer = (options: ServerOptions) =>
+  startTimed(() => {
+    const app = Fastify({ logger: false });
+    for (const route of startupRoutes(options.routes)) {
+      app.get<{ Params: { id: number } }>(`${route.path}/:id`, { schema: { params: idParams } }, async (req) => startupBody(route, req.params.id));
+    }
+    return app;
+  }, options);

@@ -8,9 +8,9 @@
  * to be a `Number`), then the class decorator.
  */
 import 'reflect-metadata';
-import { performance } from 'node:perf_hooks';
 import { Controller, Get, Param, TernApp } from '@tern/core';
 import { StartupRoute, startupBody, startupRoutes } from '../shared/startup-routes';
+import { startTimed } from './startup-phases';
 import type { ServerOptions, StartServer } from './types';
 
 type Class = new () => object;
@@ -62,16 +62,4 @@ export function startupControllerApp(count: number): TernApp {
   return new TernApp().registerControllers(controllers(startupRoutes(count)));
 }
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const t0 = performance.now();
-  const app = startupControllerApp(options.routes);
-  const declared = performance.now();
-  await app.ready();
-  const ready = performance.now();
-  await app.listen({ port: options.port, host: options.host });
-  const listening = performance.now();
-  return {
-    close: () => app.close(),
-    phases: { declare: declared - t0, ready: ready - declared, listen: listening - ready },
-  };
-};
+export const start: StartServer = (options: ServerOptions) => startTimed(() => startupControllerApp(options.routes), options);

@@ -4,9 +4,9 @@
  * time the phases; the OpenAPI document is Tern's default, at /openapi.json.
  */
 import 'reflect-metadata';
-import { performance } from 'node:perf_hooks';
 import { TernApp } from '@tern/core';
 import { startupBody, startupRoutes } from '../shared/startup-routes';
+import { startTimed } from './startup-phases';
 import type { ServerOptions, StartServer } from './types';
 
 /** The app of `count` routes, declared (bench/test checks its document). */
@@ -20,16 +20,4 @@ export function startupApp(count: number): TernApp {
   return app;
 }
 
-export const start: StartServer = async (options: ServerOptions) => {
-  const t0 = performance.now();
-  const app = startupApp(options.routes);
-  const declared = performance.now();
-  await app.ready();
-  const ready = performance.now();
-  await app.listen({ port: options.port, host: options.host });
-  const listening = performance.now();
-  return {
-    close: () => app.close(),
-    phases: { declare: declared - t0, ready: ready - declared, listen: listening - ready },
-  };
-};
+export const start: StartServer = (options: ServerOptions) => startTimed(() => startupApp(options.routes), options);
