@@ -4,7 +4,8 @@
  * 'serve' mode: load the server module, start it, report 'ready', then answer the runner's
  * 'cpu-start' / 'cpu-stop' messages with process.cpuUsage() deltas over the measured window.
  * 'startup' mode: load, start, force two GCs (--expose-gc), report the time from process start
- * to listening and the heap in use, close and exit.
+ * to listening (and the wall clock then, for the runner's spawn → listening) and the heap in use,
+ * then keep serving until the runner, having sent its first requests, says 'close'.
  *
  * performance.now() counts from the process's time origin (Node's start), so the startup time
  * includes Node's own boot, loading the framework and registering the routes, and listen().
@@ -50,27 +51,15 @@ async function main(): Promise<void> {
 
   let server: RunningServer;
   try {
-    server = await start({ port: config.port, host: config.host, fillers: config.fillers });
+    server = await start({ port: config.port, host: config.host, fillers: config.fillers, routes: config.routes });
   } catch (err) {
     await send({ type: 'start-error', message: describe(err) });
     process.exit(3);
   }
   const listening = performance.now();
+  const listeningAt = performance.timeOrigin + listening;
   const cpu = process.cpuUsage(); // since the process started
   const timing = { startupMs: listening, loadMs: loaded - scriptStart, buildMs: listening - loaded };
-
-  if (config.mode === 'startup') {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    if (gc) {
-      gc();
-      gc();
-    }
-    const mem = process.memoryUsage();
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    await send({ type: 'startup', ...timing, cpuMs, heapUsed: mem.heapUsed, rss: mem.rss });
-    await Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000))]);
-    process.exit(0);
-  }
 
   let base: NodeJS.CpuUsage | null = null;
   let baseWall = 0;
@@ -92,6 +81,18 @@ async function main(): Promise<void> {
         break;
     }
   });
+  if (config.mode === 'startup') {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc) {
+      gc();
+      gc();
+    }
+    const mem = process.memoryUsage();
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    // Then wait for 'close' (above): the runner first sends the first requests and checks them.
+    await send({ type: 'startup', ...timing, listeningAt, phases: server.phases ?? {}, cpuMs, heapUsed: mem.heapUsed, rss: mem.rss });
+    return;
+  }
   await send({ type: 'ready', ...timing });
 }
 

@@ -3,12 +3,14 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup,users,file,log] [--servers a,b]
- *                          [--quick] [--no-pin] [--startup-routes 1000] [--controller-rounds 4]
+ *                          [--only hello,route,body,mw,controller,startup,users,people,file,log] [--servers a,b]
+ *                          [--quick] [--no-pin] [--startup-routes 1000] [--startup-rounds 5] [--pair-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
  * are at least two); this process runs autocannon, pinned to CPU 0. Servers are interleaved
- * within each round, starting from a different server each round.
+ * within each round, starting from a different server each round; then, in the paired
+ * scenarios, the paired servers (PAIRED_SERVERS) run extra rounds alone. The startup scenario
+ * spawns fresh processes of its own servers (STARTUP_SERVERS), interleaved.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,24 +20,35 @@ import { parseArgs } from 'node:util';
 import { checkScenario } from './harness/checks';
 import { Pinning, ServerChild, freePort, installCleanup, killAll } from './harness/children';
 import { CONTENDED, RunResult, measure, waitForQuiet } from './harness/load';
-import { ALL_SERVERS, SERVER_MODULES } from './harness/protocol';
+import { ALL_SERVERS, SERVER_MODULES, STARTUP_SERVERS } from './harness/protocol';
 import {
-  ControllerComparison,
-  ControllerPair,
   LoadSummary,
   Report,
+  Round,
   RunOptions,
+  ScenarioRounds,
   Skip,
   StartupSample,
   StartupSummary,
+  controllerPairs,
   evaluateTargets,
   summariseController,
   summariseLoad,
+  summarisePairs,
   summariseStartup,
   toMarkdown,
 } from './harness/report';
-import { LOAD_SCENARIOS, LoadScenario, ReportId, SCENARIO_ALIASES, SCENARIO_SERVERS, ScenarioId } from './harness/scenarios';
-import { DEFAULT_FILLERS, SCENARIO_ROUTES } from './shared/routes';
+import {
+  LOAD_SCENARIOS,
+  LoadScenario,
+  PAIRED_SERVERS,
+  ReportId,
+  SCENARIO_ALIASES,
+  SCENARIO_SERVERS,
+  ScenarioId,
+} from './harness/scenarios';
+import { checkStartupServer } from './harness/startup-checks';
+import { DEFAULT_FILLERS } from './shared/routes';
 
 const HOST = '127.0.0.1';
 const RESULTS_DIR = path.resolve(__dirname, '..', 'results');
@@ -46,12 +59,14 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log (or 1-9)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people (or 1-10)
   --servers <list>     ${Object.keys(SERVER_MODULES).join(',')}
-  --startup-routes <n> routes registered in the startup scenario (default 1000)
-  --controller-rounds <n>
-                       extra rounds of tern and tern-controller alone, back to back, per load
-                       scenario, for the controller comparison (default 4, quick 0; 0 = none)
+                       (load scenarios; the startup scenario always runs its own: ${Object.keys(STARTUP_SERVERS).join(',')})
+  --startup-routes <n> routes registered in the startup scenario, a multiple of 10 (default 1000)
+  --startup-rounds <n> fresh processes per startup server and CPU setting (default 5, quick 1)
+  --pair-rounds <n>    extra rounds of ${PAIRED_SERVERS.join(', ')} alone (those running), in an order
+                       that changes every round, per paired scenario (1-4, 7, 10), for the judged
+                       per-round ratios (default 4, quick 0; 0 = none; alias --controller-rounds)
   --quiet-wait <s>     before each round, wait up to this long for other processes to use
                        less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)
   --retries <n>        re-run a round up to n times when other processes took more than
@@ -98,6 +113,8 @@ function parseOptions(argv: string[]): Options {
       only: { type: 'string' },
       servers: { type: 'string' },
       'startup-routes': { type: 'string' },
+      'startup-rounds': { type: 'string' },
+      'pair-rounds': { type: 'string' },
       'controller-rounds': { type: 'string' },
       quick: { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
@@ -112,7 +129,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'file', 'log', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'controller', 'startup'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {
@@ -126,7 +143,7 @@ function parseOptions(argv: string[]): Options {
   let servers = list(values.servers);
   if (controllerReport && loadIds.length === 0) {
     // "--only controller": the load scenarios, Tern plain vs Tern controller.
-    loadIds = ['hello', 'route', 'body', 'mw', 'users'];
+    loadIds = ['hello', 'route', 'body', 'mw', 'users', 'people'];
     servers ??= ['tern', 'tern-controller'];
   }
   // Scenarios only some servers implement (8. file): without --servers, start just those.
@@ -140,6 +157,10 @@ function parseOptions(argv: string[]): Options {
     if (!SERVER_MODULES[s]) throw new Error(`--servers: unknown server "${s}" (known: ${ALL_SERVERS.join(', ')})`);
   }
 
+  const startupRoutes = positive('startup-routes', values['startup-routes'], 1000, true);
+  if (startupRoutes % 10 !== 0) throw new Error(`--startup-routes must be a multiple of 10 (ten routes per controller), got ${startupRoutes}`);
+  const pairRounds = values['pair-rounds'] ?? values['controller-rounds'];
+
   return {
     duration: positive('duration', values.duration, quick ? 1 : 5, false),
     rounds: positive('rounds', values.rounds, quick ? 1 : 3, true),
@@ -149,8 +170,9 @@ function parseOptions(argv: string[]): Options {
     quietWait: values['quiet-wait'] === '0' ? 0 : positive('quiet-wait', values['quiet-wait'], quick ? 5 : 20, false),
     quick,
     pin: values['no-pin'] !== true,
-    startupRoutes: positive('startup-routes', values['startup-routes'], 1000, true),
-    controllerRounds: values['controller-rounds'] === '0' ? 0 : positive('controller-rounds', values['controller-rounds'], quick ? 0 : 4, true),
+    startupRoutes,
+    startupRounds: positive('startup-rounds', values['startup-rounds'], quick ? 1 : 5, true),
+    pairRounds: pairRounds === '0' ? 0 : positive('pair-rounds', pairRounds, quick ? 0 : 4, true),
     loadScenarios: LOAD_SCENARIOS.filter((s) => loadIds.includes(s.id)),
     startup: selected.includes('startup'),
     servers: [...new Set(servers)],
@@ -202,16 +224,22 @@ async function settle(opts: Options, what: string): Promise<void> {
   if (waited >= 1000) log(`  ${what}: waited ${(waited / 1000).toFixed(1)} s for other processes to calm down`);
 }
 
-async function startChild(server: string, fillers: number, mode: 'serve' | 'startup', pinning: Pinning) {
+async function startChild(server: string, module: string, sizes: { fillers: number; routes: number }, mode: 'serve' | 'startup', pinning: Pinning) {
   const port = await freePort(HOST);
-  const child = new ServerChild({ server, module: SERVER_MODULES[server]!, port, host: HOST, fillers, mode }, pinning);
+  const child = new ServerChild({ server, module, port, host: HOST, ...sizes, mode }, pinning);
   return { child, port };
 }
 
-async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<{ summaries: LoadSummary[]; comparisons: ControllerComparison[] }> {
+/** The order of the paired servers in extra round `r`: each pair goes first in half the rounds. */
+function pairedOrder(members: string[], r: number): string[] {
+  const turned = rotate(members, Math.floor(r / 2) % members.length);
+  return r % 2 === 0 ? turned : turned.reverse();
+}
+
+async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<{ summaries: LoadSummary[]; rounds: ScenarioRounds[] }> {
   const children = new Map<string, { child: ServerChild; port: number }>();
   for (const server of opts.servers) {
-    const { child, port } = await startChild(server, DEFAULT_FILLERS, 'serve', pinning);
+    const { child, port } = await startChild(server, SERVER_MODULES[server]!, { fillers: DEFAULT_FILLERS, routes: 0 }, 'serve', pinning);
     try {
       const msg = await child.waitFor(['ready', 'load-error', 'start-error'], 60_000);
       if (msg.type === 'ready') {
@@ -231,7 +259,7 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
   }
 
   const summaries: LoadSummary[] = [];
-  const comparisons: ControllerComparison[] = [];
+  const scenarioRounds: ScenarioRounds[] = [];
   try {
     for (const scenario of opts.loadScenarios) {
       log(`\n== ${scenario.number}. ${scenario.title}`);
@@ -259,9 +287,9 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       }
 
       const rounds = new Map<string, RunResult[]>(servers.map((s) => [s, []]));
-      // Scenario 5 compares the two Tern servers round by round: a pair runs within one round,
-      // usually one right after the other, so slow drift of the machine cancels out of its ratio.
-      const pairs: Array<Partial<ControllerPair>> = [];
+      // Every round's results by server: the pair ratios (issue 27's targets, scenario 5) are
+      // taken within a round, so slow drift of the machine cancels out of them.
+      const measured: Round[] = [];
       const measureRound = async (server: string, label: string): Promise<RunResult | undefined> => {
         const { child, port } = children.get(server)!;
         if (!child.alive) return undefined;
@@ -293,71 +321,95 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
           return undefined;
         }
       };
-      const notePair = (pair: Partial<ControllerPair>, server: string, res: RunResult | undefined) => {
-        if (server === 'tern') pair.plain = res;
-        if (server === 'tern-controller') pair.controller = res;
-      };
 
       for (let r = 0; r < opts.rounds; r++) {
-        const pair: Partial<ControllerPair> = {};
+        const round: Round = { kind: 'interleaved', results: {} };
         for (const server of rotate(servers, r)) {
           const res = await measureRound(server, `round ${r + 1}/${opts.rounds}`);
-          if (res) rounds.get(server)!.push(res);
-          notePair(pair, server, res);
-        }
-        pairs.push(pair);
-      }
-      if (opts.controllerRounds > 0 && servers.includes('tern') && servers.includes('tern-controller')) {
-        for (let r = 0; r < opts.controllerRounds; r++) {
-          const pair: Partial<ControllerPair> = {};
-          // Alternate which one goes first, so neither always follows the other.
-          for (const server of r % 2 === 0 ? ['tern-controller', 'tern'] : ['tern', 'tern-controller']) {
-            notePair(pair, server, await measureRound(server, `controller round ${r + 1}/${opts.controllerRounds}`));
+          if (res) {
+            rounds.get(server)!.push(res);
+            round.results[server] = res;
           }
-          pairs.push(pair);
+        }
+        measured.push(round);
+      }
+      const members = PAIRED_SERVERS.filter((s) => servers.includes(s));
+      if (scenario.paired && opts.pairRounds > 0 && members.length >= 2 && members.includes('tern')) {
+        for (let r = 0; r < opts.pairRounds; r++) {
+          const round: Round = { kind: 'paired', results: {} };
+          for (const server of pairedOrder(members, r)) {
+            const res = await measureRound(server, `paired round ${r + 1}/${opts.pairRounds}`);
+            if (res) round.results[server] = res;
+          }
+          measured.push(round);
         }
       }
       for (const [server, results] of rounds) {
         if (results.length > 0) summaries.push(summariseLoad(scenario.id, server, results));
       }
-      const complete = pairs.filter((p): p is ControllerPair => p.plain !== undefined && p.controller !== undefined);
-      if (complete.length > 0) comparisons.push(summariseController(scenario.id, complete));
+      scenarioRounds.push({ scenario: scenario.id, rounds: measured });
     }
   } finally {
     await Promise.all([...children.values()].map(({ child }) => child.stop()));
   }
-  return { summaries, comparisons };
+  return { summaries, rounds: scenarioRounds };
 }
 
 /**
- * Startup runs each server twice per round: free to use every CPU (the judged number: nothing
- * else runs during a startup sample, and a real server has its machine's cores for V8's
- * background compiling and GC threads), then pinned to one CPU like the load scenarios (shown
- * beside it, for comparison with those).
+ * Startup (issue 27): fresh processes of STARTUP_SERVERS, each registering the same
+ * `--startup-routes` routes, interleaved, `--startup-rounds` of each. Every process starts twice
+ * per round: free to use every CPU (the judged number: nothing else runs during a startup
+ * sample, and a real server has its machine's cores for V8's background compiling and GC
+ * threads), then pinned to one CPU like the load scenarios (shown beside it). Once it listens,
+ * its first request is timed and checked (GET /openapi.json where there is one), then it closes.
  */
 async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<StartupSummary[]> {
-  const fillers = Math.max(0, opts.startupRoutes - SCENARIO_ROUTES);
+  const servers = Object.keys(STARTUP_SERVERS);
   // The runner pins itself to CPU 0 and children inherit that: "every CPU" has to be said.
   const allCpus: Pinning = { ...pinning, serverCpu: pinning.serverCpu === null ? null : `0-${os.cpus().length - 1}` };
   const variants: Array<{ label: string; pinning: Pinning }> = [{ label: 'all CPUs', pinning: allCpus }];
   if (pinning.serverCpu !== null) variants.push({ label: `CPU ${pinning.serverCpu}`, pinning });
-  log(`\n== 6. startup with ${opts.startupRoutes} routes (${opts.rounds} fresh process(es) per server and CPU setting)`);
-  const samples = new Map<string, { free: StartupSample[]; pinned: StartupSample[] }>(opts.servers.map((s) => [s, { free: [], pinned: [] }]));
-  const failed = new Set<string>(skipped.filter((s) => s.scenario === 'all').map((s) => s.server));
-  for (let r = 0; r < opts.rounds; r++) {
-    for (const server of rotate(opts.servers, r)) {
+  const n = opts.startupRounds;
+  log(`\n== 6. startup with ${opts.startupRoutes} routes (${n} fresh process(es) per server and CPU setting)`);
+  const samples = new Map<string, { free: StartupSample[]; pinned: StartupSample[] }>(servers.map((s) => [s, { free: [], pinned: [] }]));
+  const failed = new Set<string>();
+  for (let r = 0; r < n; r++) {
+    for (const server of rotate(servers, r)) {
       for (const variant of variants) {
         if (failed.has(server)) continue;
-        await settle(opts, `round ${r + 1}/${opts.rounds} ${server}`);
-        const { child } = await startChild(server, fillers, 'startup', variant.pinning);
+        await settle(opts, `round ${r + 1}/${n} ${server}`);
+        const sizes = { fillers: 0, routes: opts.startupRoutes };
+        const { child, port } = await startChild(server, STARTUP_SERVERS[server]!.module, sizes, 'startup', variant.pinning);
         try {
           const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);
           if (msg.type === 'startup') {
+            let first = { path: '', ms: NaN } as Awaited<ReturnType<typeof checkStartupServer>>;
+            let checkError: string | undefined;
+            try {
+              first = await checkStartupServer(port, HOST, opts.startupRoutes, STARTUP_SERVERS[server]!);
+            } catch (err) {
+              checkError = (err as Error).message;
+            }
+            const sample: StartupSample = {
+              spawnMs: msg.listeningAt - child.spawnedAt,
+              startupMs: msg.startupMs,
+              loadMs: msg.loadMs,
+              buildMs: msg.buildMs,
+              phases: msg.phases,
+              cpuMs: msg.cpuMs,
+              heapUsed: msg.heapUsed,
+              rss: msg.rss,
+              firstRequestPath: first.path,
+              firstRequestMs: first.ms,
+              ...(first.operations !== undefined ? { operations: first.operations } : {}),
+              ...(checkError !== undefined ? { checkError } : {}),
+            };
             const list = samples.get(server)!;
-            (variant.pinning === allCpus ? list.free : list.pinned).push(msg);
+            (variant.pinning === allCpus ? list.free : list.pinned).push(sample);
             log(
-              `  round ${r + 1}/${opts.rounds} ${server.padEnd(16)} ${variant.label.padEnd(8)} listening after ${msg.startupMs.toFixed(1).padStart(6)} ms` +
-                `  (CPU ${msg.cpuMs.toFixed(0)} ms)  heap ${(msg.heapUsed / 1048576).toFixed(1)} MB`,
+              `  round ${r + 1}/${n} ${server.padEnd(16)} ${variant.label.padEnd(8)} listening ${sample.spawnMs.toFixed(1).padStart(6)} ms after spawn` +
+                `  (CPU ${msg.cpuMs.toFixed(0)} ms)  heap ${(msg.heapUsed / 1048576).toFixed(1)} MB` +
+                (checkError ? `  CHECK FAILED: ${checkError}` : `  first GET ${first.path} ${first.ms.toFixed(1)} ms`),
             );
           } else {
             failed.add(server);
@@ -397,9 +449,13 @@ async function main(): Promise<void> {
   );
 
   const skipped: Skip[] = [];
-  const { summaries: load, comparisons: controller } =
-    opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], comparisons: [] };
+  const { summaries: load, rounds } = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], rounds: [] };
   const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
+  const pairs = summarisePairs(rounds);
+  const controller = rounds
+    .map((s) => ({ scenario: s.scenario, pairs: controllerPairs(s) }))
+    .filter((s) => s.pairs.length > 0)
+    .map((s) => summariseController(s.scenario, s.pairs));
 
   const date = new Date().toISOString();
   const report: Report = {
@@ -418,17 +474,20 @@ async function main(): Promise<void> {
         retries: opts.retries,
         quietWait: opts.quietWait,
         quick: opts.quick,
-        controllerRounds: opts.controllerRounds,
+        pairRounds: opts.pairRounds,
+        startupRounds: opts.startupRounds,
       },
       versions: Object.fromEntries(
         ['@tern/core', 'fastify', 'express', '@nestjs/core', 'autocannon', 'class-validator'].map((p) => [p, versionOf(p)]),
       ),
     },
     load,
+    rounds,
+    pairs,
     controller,
     startup,
     skipped,
-    targets: evaluateTargets(load, controller, startup),
+    targets: evaluateTargets({ load, pairs, controller, startup }),
   };
 
   const markdown = toMarkdown(report);

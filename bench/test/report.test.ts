@@ -1,9 +1,28 @@
 /**
- * The bench's verdicts: what the report says about scenario 5 (controllers vs plain routes) must
- * follow from the measured rounds, judged pair by pair.
+ * The bench's verdicts: what the report says must follow from the measured rounds. Issue 27's
+ * ratios are medians of per-round pairs; its startup targets divide by the bare node:http floor.
  */
 import type { RunResult } from '../src/harness/load';
-import { evaluateTargets, summariseController, summariseLoad, toMarkdown, type ControllerPair, type Report } from '../src/harness/report';
+import {
+  comparePairs,
+  controllerPairs,
+  evaluateTargets,
+  summariseController,
+  summariseLoad,
+  summarisePairs,
+  summariseStartup,
+  toMarkdown,
+  type ControllerPair,
+  type LoadSummary,
+  type PairComparison,
+  type Report,
+  type Round,
+  type ScenarioRounds,
+  type StartupSample,
+  type StartupSummary,
+  type TargetInput,
+} from '../src/harness/report';
+import type { ScenarioId } from '../src/harness/scenarios';
 
 function round(cpuUsPerReq: number, rps = 1_000_000 / cpuUsPerReq): RunResult {
   return {
@@ -25,9 +44,125 @@ function round(cpuUsPerReq: number, rps = 1_000_000 / cpuUsPerReq): RunResult {
 const pairs = (plain: number[], controller: number[]): ControllerPair[] =>
   plain.map((p, i) => ({ plain: round(p), controller: round(controller[i]!) }));
 
-function target5(report: ReturnType<typeof evaluateTargets>) {
-  return report.find((t) => t.target.startsWith('5.'))!;
+/** Rounds of a scenario from CPU µs/req per server, one entry per round (undefined: not measured). */
+function rounds(scenario: ScenarioId, cpu: Record<string, Array<number | undefined>>, kind: Round['kind'] = 'interleaved'): ScenarioRounds {
+  const count = Math.max(...Object.values(cpu).map((v) => v.length));
+  const out: Round[] = [];
+  for (let r = 0; r < count; r++) {
+    const results: Record<string, RunResult> = {};
+    for (const [server, values] of Object.entries(cpu)) {
+      if (values[r] !== undefined) results[server] = round(values[r]!);
+    }
+    out.push({ kind, results });
+  }
+  return { scenario, rounds: out };
 }
+
+const input = (partial: Partial<TargetInput>): TargetInput => ({ load: [], pairs: [], controller: [], startup: [], ...partial });
+const target = (targets: ReturnType<typeof evaluateTargets>, id: string) => {
+  const t = targets.find((x) => x.id === id);
+  if (!t) throw new Error(`no target ${id}`);
+  return t;
+};
+
+function report(partial: Partial<Report>): Report {
+  const base: Report = {
+    date: '2026-11-26T12:00:00.000Z',
+    meta: {
+      node: 'v20',
+      cpu: 'test CPU',
+      cpus: 2,
+      memoryGiB: 24,
+      pinning: 'none',
+      options: { duration: 5, rounds: 3, connections: 50, warmup: 1, retries: 2, quietWait: 20, quick: false, pairRounds: 4, startupRounds: 5 },
+      versions: {},
+    },
+    load: [],
+    rounds: [],
+    pairs: [],
+    controller: [],
+    startup: [],
+    skipped: [],
+    targets: [],
+  };
+  const r = { ...base, ...partial };
+  return { ...r, targets: partial.targets ?? evaluateTargets({ load: r.load, pairs: r.pairs, controller: r.controller, startup: r.startup }) };
+}
+
+describe('issue 27: per-round pairs against Fastify with response schemas', () => {
+  it('takes the median of the ratios within each round, not the ratio of the medians', () => {
+    // Medians: tern 12, fastify-schemas 12 → 1.00×; per round: 0.9, 0.95, 1.25 → 0.95×.
+    const s = rounds('hello', { tern: [9, 11.4, 15], 'fastify-schemas': [10, 12, 12] });
+    const c = comparePairs(s, 'tern', 'fastify-schemas')!;
+    expect(c.cpuRatios.map((r) => Number(r.toFixed(3)))).toEqual([0.9, 0.95, 1.25]);
+    expect(c.cpuRatio).toBeCloseTo(0.95, 10);
+    expect(c.cpuRatioMin).toBeCloseTo(0.9, 10);
+    expect(c.cpuRatioMax).toBeCloseTo(1.25, 10);
+    expect(c.serverCpuUsPerReq).toBe(11.4);
+    expect(c.baselineCpuUsPerReq).toBe(12);
+  });
+
+  it('pairs only rounds that measured both servers, paired rounds included', () => {
+    const s: ScenarioRounds = {
+      scenario: 'route',
+      rounds: [
+        ...rounds('route', { tern: [10, undefined], 'fastify-schemas': [10, 10] }).rounds,
+        ...rounds('route', { tern: [11], 'fastify-schemas': [10], node: [9] }, 'paired').rounds,
+      ],
+    };
+    expect(comparePairs(s, 'tern', 'fastify-schemas')!.cpuRatios).toEqual([1, 1.1]);
+    expect(comparePairs(s, 'tern', 'node')!.cpuRatios).toEqual([11 / 9]);
+    expect(comparePairs(s, 'tern', 'express')).toBeUndefined();
+    expect(summarisePairs([s]).map((p) => `${p.server}/${p.baseline}`)).toEqual(['tern/fastify-schemas', 'tern/node', 'fastify-schemas/node']);
+  });
+
+  const judged = (scenario: ScenarioId, ternCpu: number[], fastifyCpu: number[]): PairComparison[] =>
+    summarisePairs([rounds(scenario, { tern: ternCpu, 'fastify-schemas': fastifyCpu, node: fastifyCpu.map((f) => f * 0.9) })]);
+
+  it('passes S1, S2 and S4 at 1.00× and fails above', () => {
+    for (const s of ['hello', 'route', 'mw'] as const) {
+      const at = target(evaluateTargets(input({ pairs: judged(s, [10, 10, 10], [10, 10, 10]) })), `issue27.${s}`);
+      expect(at.status).toBe('PASS');
+      expect(at.measured).toBe('1.000× (3 pairs, 1.00×–1.00×); ÷ node:http 1.11×');
+      expect(target(evaluateTargets(input({ pairs: judged(s, [10.1, 10.1, 9], [10, 10, 10]) })), `issue27.${s}`).status).toBe('FAIL');
+    }
+  });
+
+  it('asks 0.95× on S3 and on the 50-entity scenario', () => {
+    for (const s of ['body', 'people'] as const) {
+      expect(target(evaluateTargets(input({ pairs: judged(s, [95, 94, 99], [100, 100, 100]) })), `issue27.${s}`).status).toBe('PASS');
+      const fail = target(evaluateTargets(input({ pairs: judged(s, [96, 94, 99], [100, 100, 100]) })), `issue27.${s}`);
+      expect(fail.status).toBe('FAIL');
+      expect(fail.measured).toContain('0.960× (3 pairs, 0.94×–0.99×)');
+    }
+    expect(target(evaluateTargets(input({ pairs: judged('people', [90], [100]) })), 'issue27.people').target).toBe(
+      'list of 50 entities through a response model: Tern ≤ 0.95× Fastify-with-response-schemas CPU/request (median of per-round pairs)',
+    );
+  });
+
+  it('is n/a without Fastify with response schemas, whatever plain Fastify did', () => {
+    const pairsWithoutSchemas = summarisePairs([rounds('hello', { tern: [10], fastify: [20], node: [9] })]);
+    const t = target(evaluateTargets(input({ pairs: pairsWithoutSchemas })), 'issue27.hello');
+    expect(t.status).toBe('n/a');
+    expect(t.measured).toBe('–; ÷ node:http 1.11×');
+  });
+
+  it("prints the issue's table: Tern ÷ Fastify with schemas and ÷ raw node:http per scenario", () => {
+    const r = rounds('body', {
+      tern: [40, 41, 42],
+      'fastify-schemas': [44, 44, 43],
+      'tern-controller': [40, 41, 43],
+      node: [33, 34, 33],
+    });
+    const markdown = toMarkdown(report({ rounds: [r], pairs: summarisePairs([r]) }));
+    expect(markdown).toContain('## Issue 27: Tern against Fastify with response schemas and raw node:http');
+    expect(markdown).toContain('| scenario | Tern ÷ Fastify with response schemas | Tern ÷ raw node:http | target | status | pairs |');
+    expect(markdown).toContain('| S3 981-byte validated body | 0.93× | 1.21× | ≤ 0.95× | PASS | 3 | 0.93× | 1.30× |');
+    expect(markdown).toContain('median of per-round pairs (the interleaved rounds, plus 4 paired round(s)');
+    // Only the scenarios that ran have a row.
+    expect(markdown).not.toContain('| S1 hello |');
+  });
+});
 
 describe('scenario 5: controllers against plain routes', () => {
   it('takes the median of the round-by-round ratios, with their spread', () => {
@@ -40,55 +175,106 @@ describe('scenario 5: controllers against plain routes', () => {
     expect(c.controllerCpuUsPerReq).toBe(12.5);
   });
 
+  it('pairs the two Tern servers in every round that measured both', () => {
+    const r = rounds('mw', { tern: [10, 10, undefined], 'tern-controller': [10.2, 10.4, 10] });
+    expect(controllerPairs(r).map((p) => p.controller.cpuUsPerReq / p.plain.cpuUsPerReq)).toEqual([1.02, 1.04]);
+  });
+
   it('passes at 1.03 and fails above it in any scenario, naming every scenario and its pair count', () => {
     const ok = ['hello', 'route', 'body', 'mw'].map((s) => summariseController(s as 'hello', pairs([10, 10, 10], [10.3, 10.1, 10.2])));
-    const pass = target5(evaluateTargets([], ok, []));
+    const pass = target(evaluateTargets(input({ controller: ok })), 'issue27.controller');
     expect(pass.status).toBe('PASS');
     expect(pass.measured).toContain('route: 1.02× CPU/req');
     expect(pass.measured).toContain('(3 pairs)');
 
     const slowBody = [...ok.slice(0, 2), summariseController('body', pairs([10, 10, 10], [10.4, 10.5, 10.2])), ok[3]!];
-    const fail = target5(evaluateTargets([], slowBody, []));
+    const fail = target(evaluateTargets(input({ controller: slowBody })), 'issue27.controller');
     expect(fail.status).toBe('FAIL');
     expect(fail.measured).toContain('body: 1.04× CPU/req');
   });
 
   it('is n/a when the two Tern servers were not both measured', () => {
-    expect(target5(evaluateTargets([], [], [])).status).toBe('n/a');
+    expect(target(evaluateTargets(input({})), 'issue27.controller').status).toBe('n/a');
   });
 
   it('prints the pairs table and how the pairs were made', () => {
     const comparison = summariseController('mw', pairs([13, 13.4, 12.9, 13.1], [12.8, 13.5, 13.0, 13.0]));
-    const report: Report = {
-      date: '2026-11-22T12:00:00.000Z',
-      meta: {
-        node: 'v20',
-        cpu: 'test CPU',
-        cpus: 2,
-        memoryGiB: 24,
-        pinning: 'none',
-        options: { duration: 5, rounds: 3, connections: 50, warmup: 1, retries: 2, quietWait: 20, quick: false, controllerRounds: 1 },
-        versions: {},
-      },
-      load: [],
-      controller: [comparison],
-      startup: [],
-      skipped: [],
-      targets: evaluateTargets([], [comparison], []),
-    };
-    const markdown = toMarkdown(report);
+    const markdown = toMarkdown(report({ controller: [comparison], meta: { ...report({}).meta, options: { ...report({}).meta.options, pairRounds: 1 } } }));
     expect(markdown).toContain('| 4. mw | 4 | 13.1 | 13.0 | 1.00× | 0.98×–1.01× | 1.00× |');
-    expect(markdown).toContain('the 3 interleaved round(s) of the load scenarios, plus 1 round(s) of the two alone');
+    expect(markdown).toContain('the 3 interleaved round(s) of the load scenarios, plus 1 paired round(s) of the paired servers alone');
   });
 });
 
-describe('scenario 7: responses through a model', () => {
-  const summary = (server: string, cpuUsPerReq: number) => summariseLoad('users', server, [round(cpuUsPerReq)]);
-  const target7 = (load: ReturnType<typeof summary>[]) => evaluateTargets(load, [], []).find((t) => t.target.startsWith('7.'))!;
+describe('issue 27: startup against the bare node:http process', () => {
+  function sample(spawnMs: number, extra: Partial<StartupSample> = {}): StartupSample {
+    return {
+      spawnMs,
+      startupMs: spawnMs - 3,
+      loadMs: 30,
+      buildMs: spawnMs - 110,
+      phases: { declare: 6, ready: 50 },
+      cpuMs: spawnMs * 1.2,
+      heapUsed: 10 * 1024 * 1024,
+      rss: 60 * 1024 * 1024,
+      firstRequestPath: '/openapi.json',
+      firstRequestMs: 9,
+      operations: 1000,
+      ...extra,
+    };
+  }
+  const floor = () => summariseStartup('node-bare', 1000, [80, 79, 78, 81, 79].map((ms) => sample(ms, { firstRequestPath: '/r99/m9/42', operations: undefined })));
+
+  it('summarises medians of spawn → listening, the phases and the first request', () => {
+    const s = summariseStartup('tern', 1000, [120, 126, 124, 125, 121].map((ms, i) => sample(ms, { firstRequestMs: 8 + i })));
+    expect(s.spawnMs).toBe(124);
+    expect(s.phases).toEqual({ declare: 6, ready: 50 });
+    expect(s.firstRequestMs).toBe(10);
+    expect(s.operations).toBe(1000);
+    expect(s.checkErrors).toEqual([]);
+  });
+
+  it('passes plain routes at 1.6× the floor and controllers at 1.8×, and fails above', () => {
+    const plain = (ms: number) => summariseStartup('tern', 1000, [sample(ms)]);
+    const ctrl = (ms: number) => summariseStartup('tern-controller', 1000, [sample(ms)]);
+    const t = (startup: StartupSummary[], id: string) => target(evaluateTargets(input({ startup })), id);
+    expect(t([floor(), plain(126.4)], 'issue27.startup.tern').status).toBe('PASS');
+    expect(t([floor(), plain(127)], 'issue27.startup.tern').status).toBe('FAIL');
+    expect(t([floor(), ctrl(142.2)], 'issue27.startup.tern-controller').status).toBe('PASS');
+    expect(t([floor(), ctrl(143)], 'issue27.startup.tern-controller').status).toBe('FAIL');
+    expect(t([floor(), plain(213)], 'issue27.startup.tern').measured).toBe(
+      '213.0 ms ÷ 79.0 ms = 2.70×; /openapi.json: complete, 1,000 operations, first request 9.0 ms',
+    );
+  });
+
+  it('fails a fast start whose /openapi.json was incomplete on its first request', () => {
+    const s = summariseStartup('tern', 1000, [sample(100, { checkError: '/openapi.json is incomplete: GET /r3/m4/{id} is missing' })]);
+    const t = target(evaluateTargets(input({ startup: [floor(), s] })), 'issue27.startup.tern');
+    expect(t.status).toBe('FAIL');
+    expect(t.measured).toContain('**/openapi.json is incomplete: GET /r3/m4/{id} is missing**');
+  });
+
+  it('is n/a without the floor', () => {
+    expect(target(evaluateTargets(input({ startup: [summariseStartup('tern', 1000, [sample(100)])] })), 'issue27.startup.tern').status).toBe('n/a');
+  });
+
+  it('prints the start-up rows with their ratio to the floor', () => {
+    const startup = [floor(), summariseStartup('tern', 1000, [sample(213)]), summariseStartup('express', 1000, [sample(104, { operations: undefined, firstRequestPath: '/r99/m9/42' })])];
+    const markdown = toMarkdown(report({ startup }));
+    expect(markdown).toContain('Start-up with 1,000 routes, wall time from spawning a fresh process to listening (median of 5, interleaved');
+    expect(markdown).toMatch(/\| tern: `app\.get\('\/rI\/mJ\/\{id:int\}', \{ summary, tags \}, handler\)` \| 213\.0 \| 2\.70× \| ≤ 1\.6× \| FAIL \| complete, 1,000 operations, first request 9\.0 ms \|/);
+    expect(markdown).toContain('| express: Express, `/rI/mJ/:id`, the id checked by hand | 104.0 | 1.32× |  |  | first request /r99/m9/42 9.0 ms |');
+    expect(markdown).toContain('| server | spawn → listening (ms) | ÷ node-bare |');
+  });
+});
+
+describe('scenario 7: responses through a model (kept, against Fastify as shipped)', () => {
+  const summary = (server: string, cpuUsPerReq: number): LoadSummary => summariseLoad('users', server, [round(cpuUsPerReq)]);
+  const target7 = (load: LoadSummary[]) => target(evaluateTargets(input({ load })), 'kept.users');
 
   it('passes when Tern matches Fastify on req/s and CPU/request and is 5× NestJS-on-Express', () => {
     const pass = target7([summary('tern', 100), summary('fastify', 100), summary('nest-express', 500)]);
     expect(pass.status).toBe('PASS');
+    expect(pass.group).toBe('kept');
     expect(pass.measured).toBe('1.00× req/s, 1.00× CPU/req; 5.00× nest-express');
   });
 
@@ -97,26 +283,33 @@ describe('scenario 7: responses through a model', () => {
     expect(target7([summary('tern', 90), summary('fastify', 100), summary('nest-express', 400)]).status).toBe('FAIL');
   });
 
-  it('is n/a without all three servers, and the report has a section 7', () => {
+  it('is n/a without all three servers, and the report has a section 7 with a column for Fastify with schemas', () => {
     expect(target7([summary('tern', 100), summary('fastify', 100)]).status).toBe('n/a');
-    const load = [summary('tern', 100), summary('fastify', 110)];
-    const report: Report = {
-      date: '2026-11-23T12:00:00.000Z',
-      meta: {
-        node: 'v20',
-        cpu: 'test CPU',
-        cpus: 2,
-        memoryGiB: 24,
-        pinning: 'none',
-        options: { duration: 5, rounds: 1, connections: 50, warmup: 1, retries: 2, quietWait: 20, quick: false, controllerRounds: 0 },
-        versions: {},
-      },
-      load,
-      controller: [],
-      startup: [],
-      skipped: [],
-      targets: evaluateTargets(load, [], []),
-    };
-    expect(toMarkdown(report)).toContain('## 7. GET /users → 50 users of 12 fields through a response model');
+    const load = [summary('tern', 100), summary('fastify', 110), summary('fastify-schemas', 125)];
+    const markdown = toMarkdown(report({ load }));
+    expect(markdown).toContain('## 7. GET /users → 50 users of 12 fields through a response model');
+    expect(markdown).toContain('| tern | 10,000 | 10,000–10,000 | 1.0 | 100.0 | 98% | 1.10× | 0.91× | 0.80× | – | – |');
+  });
+});
+
+describe('the targets tables', () => {
+  it("prints issue 27's targets apart from the earlier ones, every one PASS, FAIL or n/a", () => {
+    const r = report({});
+    const markdown = toMarkdown(r);
+    const issue = markdown.indexOf('## Targets (Tern): issue 27');
+    const kept = markdown.indexOf('## Targets (Tern): earlier targets, against Fastify as shipped');
+    expect(issue).toBeGreaterThan(-1);
+    expect(kept).toBeGreaterThan(issue);
+    expect(r.targets.filter((t) => t.group === 'issue 27').map((t) => t.id)).toEqual([
+      'issue27.hello',
+      'issue27.route',
+      'issue27.body',
+      'issue27.mw',
+      'issue27.people',
+      'issue27.controller',
+      'issue27.startup.tern',
+      'issue27.startup.tern-controller',
+    ]);
+    for (const t of r.targets) expect(['PASS', 'FAIL', 'n/a']).toContain(t.status);
   });
 });

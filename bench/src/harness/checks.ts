@@ -7,6 +7,7 @@
 import * as http from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { ITEM_JSON, MW_EXPECTED, ROUTE_EXPECTED, ROUTE_URL, makeItem } from '../shared/payload';
+import { PEOPLE_PATH, expectedPeople } from '../shared/people';
 import { exampleUrl, fillerBody, fillerRoutes } from '../shared/routes';
 import { STATIC_SIZE, STATIC_URL, staticBytes } from '../shared/static-file';
 import { expectedUsers, USERS_PATH } from '../shared/users';
@@ -114,6 +115,19 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       const r = await request(port, host, 'GET', USERS_PATH);
       expectJson(r, 200, expectedUsers(), `GET ${USERS_PATH}`);
       expect(!/passwordHash|resetToken/.test(r.text), `GET ${USERS_PATH}: a filtered field was sent`);
+      return;
+    }
+    case 'people': {
+      // The same JSON from every server: the declared fields only, the same values (the float's
+      // every digit, the bio's quotes, backslash and non-ASCII text as sent), the Date as an ISO
+      // string, the address cut to city and zip. Parsed as UTF-8, so a wrong encoding fails too.
+      const r = await request(port, host, 'GET', PEOPLE_PATH);
+      expectJson(r, 200, expectedPeople(), `GET ${PEOPLE_PATH}`);
+      expect(!/"(passwordHash|internalNote|street)"/.test(r.text), `GET ${PEOPLE_PATH}: an undeclared field was sent`);
+      expect(
+        r.headers['content-length'] === undefined || r.headers['content-length'] === String(r.bytes.length),
+        `GET ${PEOPLE_PATH}: content-length ${r.headers['content-length']} for ${r.bytes.length} bytes`,
+      );
       return;
     }
     case 'mw': {

@@ -6,6 +6,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { ChildConfig, ChildMessage, ParentMessage } from './protocol';
 
 const live = new Set<ChildProcess>();
@@ -98,6 +99,8 @@ export class ServerChild {
   private readonly waiters: Array<{ types: ChildMessage['type'][]; resolve: (m: ChildMessage) => void }> = [];
   private exited: string | null = null;
   private exitWaiters: Array<(why: string) => void> = [];
+  /** Wall clock just before the spawn (performance.timeOrigin + now, ms since the epoch). */
+  readonly spawnedAt: number;
 
   constructor(readonly config: ChildConfig, pinning: Pinning) {
     const entry = path.join(__dirname, '..', 'child.js');
@@ -110,6 +113,7 @@ export class ServerChild {
     ];
     const env = { ...process.env, NODE_ENV: 'production' };
     const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
+    this.spawnedAt = performance.timeOrigin + performance.now();
     this.proc =
       pinning.serverCpu !== null
         ? spawn('taskset', ['-c', String(pinning.serverCpu), process.execPath, ...nodeArgs], { stdio, env })

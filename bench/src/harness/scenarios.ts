@@ -1,9 +1,10 @@
 /** The benchmark scenarios and how autocannon loads each one. */
 import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
+import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'file' | 'log';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -16,16 +17,29 @@ export interface LoadScenario {
   headers?: Record<string, string>;
   /** Only these servers implement the scenario (default: all). */
   servers?: string[];
+  /**
+   * The judged comparisons run here: after the interleaved rounds, `--pair-rounds` extra rounds
+   * of the paired servers alone (PAIRED_SERVERS), for the median of per-round ratios.
+   */
+  paired?: boolean;
 }
 
+/**
+ * The servers of the extra paired rounds, in the order of their first one: Tern plain and
+ * controllers, and the two baselines issue 27 divides Tern by (Fastify with response schemas,
+ * the hand-routed node:http server).
+ */
+export const PAIRED_SERVERS = ['tern', 'fastify-schemas', 'tern-controller', 'node'];
+
 export const LOAD_SCENARIOS: LoadScenario[] = [
-  { id: 'hello', number: 1, title: 'GET / → {"hello":"world"}', method: 'GET', path: '/' },
+  { id: 'hello', number: 1, title: 'GET / → {"hello":"world"}', method: 'GET', path: '/', paired: true },
   {
     id: 'route',
     number: 2,
     title: `GET ${ROUTE_URL} (int + slug params, ~100 routes)`,
     method: 'GET',
     path: ROUTE_URL,
+    paired: true,
   },
   {
     id: 'body',
@@ -35,14 +49,26 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/items',
     body: ITEM_JSON,
     headers: { 'content-type': 'application/json' },
+    paired: true,
   },
-  { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw' },
+  { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw', paired: true },
   {
     id: 'users',
     number: 7,
     title: `GET ${USERS_PATH} → ${USER_COUNT} users of 12 fields through a response model (2 fields filtered out)`,
     method: 'GET',
     path: USERS_PATH,
+    paired: true,
+  },
+  {
+    id: 'people',
+    number: 10,
+    title:
+      `GET ${PEOPLE_PATH} → ${PEOPLE_COUNT} entities through a response model (a nested model keeping 2 of 3 fields, ` +
+      'a Date, a float, a bio to escape; 2 undeclared fields left out)',
+    method: 'GET',
+    path: PEOPLE_PATH,
+    paired: true,
   },
   {
     id: 'file',
@@ -50,7 +76,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     title: `GET ${STATIC_URL}, a 1 MiB file (res.file, @fastify/static reply.sendFile, fs.createReadStream)`,
     method: 'GET',
     path: STATIC_URL,
-    servers: ['node', 'fastify', 'tern'],
+    servers: ['node', 'fastify', 'fastify-schemas', 'tern'],
   },
   {
     id: 'log',
@@ -68,7 +94,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
  */
 export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log' };
 
-/** Names accepted by --only, numbers included (1–8). */
+/** Names accepted by --only, numbers included (1–10). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -93,4 +119,7 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '9': 'log',
   log: 'log',
   logging: 'log',
+  '10': 'people',
+  people: 'people',
+  entities: 'people',
 };

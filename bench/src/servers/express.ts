@@ -7,6 +7,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
+import { PEOPLE_PATH, makePeople, toPersonJson } from '../shared/people';
 import { USERS_PATH, makeUsers, toUserJson } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
@@ -74,6 +75,11 @@ export const start: StartServer = async (options: ServerOptions) => {
   const users = makeUsers();
   app.get(USERS_PATH, (_req, res) => {
     res.json(users.map(toUserJson));
+  });
+  // Scenario 10: the same, for the entities.
+  const people = makePeople();
+  app.get(PEOPLE_PATH, (_req, res) => {
+    res.json(people.map(toPersonJson));
   });
 
   addFillers(after);

@@ -30,6 +30,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER, SLUG_RE } from '../shared/payload';
 import { colonSubPath, fillerBody, FillerRoute, groupFillers, splitFillers } from '../shared/routes';
+import { makePeople, PersonDto } from '../shared/people';
 import { makeUsers, UserDto } from '../shared/users';
 
 type RawReq = IncomingMessage & { user?: { id: number } };
@@ -71,6 +72,19 @@ class UsersController {
   @SerializeOptions({ type: UserDto, excludeExtraneousValues: true })
   list() {
     return users;
+  }
+}
+
+const people = makePeople();
+
+/** Scenario 10, the same way. */
+@Controller('people')
+@UseInterceptors(ClassSerializerInterceptor)
+class PeopleController {
+  @Get()
+  @SerializeOptions({ type: PersonDto, excludeExtraneousValues: true })
+  list() {
+    return people;
   }
 }
 
@@ -150,6 +164,7 @@ export function nestModule(fillers: number): Class {
     ItemsController,
     MwController,
     UsersController,
+    PeopleController,
     ...fillerControllers(after, 'b'),
   ];
 

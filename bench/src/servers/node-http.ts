@@ -10,6 +10,7 @@ import { checkItem } from '../shared/item-check';
 import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers } from '../shared/routes';
 import { STATIC_NAME, staticRoot } from '../shared/static-file';
+import { makePeople, toPersonJson } from '../shared/people';
 import { makeUsers, toUserJson } from '../shared/users';
 import type { ServerOptions, StartServer } from './types';
 
@@ -170,6 +171,9 @@ export const start: StartServer = async (options: ServerOptions) => {
   });
   const users = makeUsers();
   router.add('GET', ['users'], (_req, res) => sendJson(res, 200, users.map(toUserJson)));
+  // Scenario 10: each entity mapped by hand, then JSON.stringify.
+  const people = makePeople();
+  router.add('GET', ['people'], (_req, res) => sendJson(res, 200, people.map(toPersonJson)));
 
   addFillers(after);
 

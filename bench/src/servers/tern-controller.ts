@@ -9,6 +9,7 @@ import type { TernRequest } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { fillerBody, FillerRoute, groupFillers, splitFillers, ternSubPath } from '../shared/routes';
+import { PEOPLE_PATH, PersonDto, makePeople } from '../shared/people';
 import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { ServerOptions, StartServer } from './types';
@@ -38,6 +39,16 @@ class UsersController {
   @Get(USERS_PATH, { responses: { 200: [UserDto] } })
   async list() {
     return users;
+  }
+}
+
+const people = makePeople();
+
+@Controller()
+class PeopleController {
+  @Get(PEOPLE_PATH, { responses: { 200: [PersonDto] } })
+  async list() {
+    return people;
   }
 }
 
@@ -92,6 +103,7 @@ export const start: StartServer = async (options: ServerOptions) => {
     ItemsController,
     MwController,
     UsersController,
+    PeopleController,
     ...fillerControllers(after, 'b'),
   ]);
   await app.listen({ port: options.port, host: options.host });

@@ -7,6 +7,7 @@ import { TernApp, type TernAppOptions } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
+import { PEOPLE_PATH, PersonDto, makePeople } from '../shared/people';
 import { staticRoot } from '../shared/static-file';
 import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
@@ -46,6 +47,9 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
   // Scenario 7: the declared response model filters (and writes) the stored entities.
   const users = makeUsers();
   app.get(USERS_PATH, { responses: { 200: [UserDto] } }, async () => users);
+  // Scenario 10: the same for entities with undeclared columns, a float, an escaped bio.
+  const people = makePeople();
+  app.get(PEOPLE_PATH, { responses: { 200: [PersonDto] } }, async () => people);
 
   addFillers(after);
 

@@ -1,9 +1,11 @@
 /**
  * The route table every server registers, generated the same way everywhere.
  *
- * Besides the four scenario routes (GET /, GET /users/{id}/posts/{slug}, POST /items, GET /mw),
+ * Besides the scenario routes (GET /, GET /users/{id}/posts/{slug}, POST /items, GET /mw,
+ * GET /users, GET /people, GET /static/{name}),
  * each server registers N "filler" routes so that routing works against a realistic table:
- * ~100 routes for the throughput scenarios, 1,000 for the startup scenario.
+ * ~100 routes for the throughput scenarios (the startup scenario has its own table,
+ * startup-routes.ts).
  *
  * Filler routes come in three groups that share prefixes with each other and with the scenario
  * route, so a trie router has real branching to do and a linear router has real work to do:
@@ -34,9 +36,6 @@ export interface FillerRoute {
 
 /** Number of filler routes in the throughput scenarios (the scenario routes come on top). */
 export const DEFAULT_FILLERS = 99;
-/** Number of scenario routes every server registers. */
-export const SCENARIO_ROUTES = 4;
-
 const GROUPS: FillerGroup[] = ['static', 'users', 'orgs'];
 
 export function fillerRoutes(count: number): FillerRoute[] {
