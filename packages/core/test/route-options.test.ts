@@ -138,6 +138,27 @@ describe('every declaration style runs the table', () => {
   });
 });
 
+describe("methods that are no list ('GET')", () => {
+  const methods = 'GET' as unknown as string[];
+  const says = "methods must be a non-empty list of HTTP methods such as ['GET', 'POST'].";
+  it.each<[string, (app: TernApp) => void, string]>([
+    ['app.route', (app) => app.route('/a', { methods }, ok), 'Route GET /a'],
+    ['a Routes object', (app) => app.addRoute(new Routes({ path: '/a', methods, handler: ok })), 'Route GET /a'],
+    [
+      'a route configuration file',
+      (app) => {
+        const config = [{ path: '/a', module: './config-handlers/health', export: 'health', methods }];
+        for (const route of routesFromConfig(config, { baseDir: join(__dirname, 'fixtures') })) app.addRoute(route);
+      },
+      'Route GET /a',
+    ],
+    ['no methods at all (null)', (app) => app.addRoute(new Routes({ path: '/a', methods: null as never, handler: ok })), 'Route /a'],
+  ])('%s: the one startup error, naming the route and the option', async (_style, declare, where) => {
+    const error = await startupError(appWith(declare));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', `${where}: ${says}`]);
+  });
+});
+
 describe('the route spec', () => {
   it('is frozen and normalised: methods upper case, media types lower case, lists copied', async () => {
     const tags = ['users'];

@@ -145,7 +145,7 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
 function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): CompiledRoute {
   const declared = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
-  const source = `${route.methods.join(',')} ${rawPath}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
+  const source = `${[route.methods, rawPath].join(' ').trimStart()}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
   const o = routeSpec({ ...declared, methods: route.methods }, `Route ${source}`);
   const path = compilePath(rawPath, source);
   if (!route.handler) {
@@ -160,7 +160,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
     spec: o,
     rawPath,
     path,
-    methods: route.methods,
+    methods: o.methods as string[],
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
