@@ -17,6 +17,9 @@ import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
 import { requestIdFrom } from './request-id';
 
+/** The key of the Node response answering a request: a symbol, so it is no part of `TernRequest`'s type. */
+export const RAW_RESPONSE = Symbol('rawResponse');
+
 /** Case-insensitive read access to request headers. */
 export interface RequestHeaders {
   get(name: string): string | undefined;
@@ -81,19 +84,15 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   private bodyText?: Promise<string>;
   private jsonValue?: Promise<unknown>;
   private abortSignal?: AbortSignal;
-  /**
-   * The Node response answering this request (set by the pipeline), for `signal`. Declared, not
-   * initialised: the constructor stays as it was.
-   * @internal
-   */
-  declare rawResponse?: ServerResponse;
+  /** The Node response answering this request (set by the pipeline), for `signal`. Declared, not initialised. */
+  declare [RAW_RESPONSE]?: ServerResponse;
   /** The flash cookie as read by `flashes` (the pipeline clears it once read). @internal */
   declare flashState?: { messages: FlashMessage[]; hadCookie: boolean };
   /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
   private bodyReads?: BodyReads;
   /**
    * The request id: set by the pipeline when the app uses ids (a structured logger or
-   * `requestIdHeader`), else made on first read. Declared, not initialised, like `rawResponse`.
+   * `requestIdHeader`), else made on first read. Declared, not initialised, like the raw response.
    * @internal
    */
   declare requestId?: string;
@@ -196,7 +195,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    * app.get('/report', async (req) => ({ rows: await db.query(sql, { signal: req.signal }) }));
    */
   get signal(): AbortSignal {
-    return (this.abortSignal ??= responseSignal(this.rawResponse));
+    return (this.abortSignal ??= responseSignal(this[RAW_RESPONSE]));
   }
 
   /**
