@@ -28,7 +28,7 @@ import {
 import { compileParam, ParamFailure, type CompiledParam } from './params';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
-import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
+import { routeConsumes, routeMultipartOptions } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
@@ -302,11 +302,9 @@ function buildRoute(input: RouteInput): AnyRoutes {
     forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.appForbidsUnknown),
     checkModel: input.checkModel,
     compiler: input.compiler,
-    multipart: {} as RouteMultipart,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
   const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
-  context.multipart.options = routeMultipartOptions(extra.multipart as MultipartOptions | undefined, uploads);
 
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
@@ -341,7 +339,7 @@ function buildRoute(input: RouteInput): AnyRoutes {
     statusCode: statusCode as number | undefined,
     forbidUnknownProperties,
     consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
-    multipart: context.multipart.options,
+    multipart: routeMultipartOptions(extra.multipart as MultipartOptions | undefined, uploads),
   };
   if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
   options.bodyLimit ??= input.classLimits.bodyLimit;

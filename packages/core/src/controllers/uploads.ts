@@ -19,11 +19,6 @@ export interface UploadParam {
   mimeTypes?: string[];
 }
 
-/** The multipart options of one route, filled in by the scanner once every parameter is compiled. */
-export interface RouteMultipart {
-  options?: MultipartOptions;
-}
-
 /** A missing or doubled file: collected with the other parameter failures into one 422. */
 export class UploadFailure {
   constructor(
@@ -71,13 +66,13 @@ function checkFile(param: UploadParam, file: MultipartFile): void {
 
 /**
  * The resolver: reads the multipart body (once per request, shared with `@Body()` and other
- * uploads), then picks and checks the parameter's files. Answers an UploadFailure for a missing
+ * uploads, within the route's limits: `routeMultipartOptions`), then picks and checks the parameter's files. Answers an UploadFailure for a missing
  * or doubled `@UploadedFile`.
  */
-export function uploadResolver(param: UploadParam, route: RouteMultipart): (req: TernRequest) => Promise<unknown> {
+export function uploadResolver(param: UploadParam): (req: TernRequest) => Promise<unknown> {
   const { name } = param;
   return async (req) => {
-    const { files } = await req.multipart(route.options);
+    const { files } = await req.multipart();
     const mine = name === undefined ? files : files.filter((file) => file.fieldName === name);
     for (const file of mine) checkFile(param, file);
     if (param.multiple) return mine;

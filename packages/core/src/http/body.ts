@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import secureJson from 'secure-json-parse';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
+import type { ResolvedLimits } from './multipart-limits';
 
 /** Limits applied to request bodies: `MakeConfig`'s, or a route's own (`bodyLimit`, `multipartLimit` route options). */
 export interface BodyLimits {
@@ -13,6 +14,8 @@ export interface BodyLimits {
   jsonDepthLimit: number;
   /** Most fields a urlencoded form may have (default 1000). */
   formFieldLimit?: number;
+  /** A route's `multipart` option, resolved in `ready()`: what `req.multipart()` and `req.parts()` read with when given no options. */
+  multipart?: ResolvedLimits;
 }
 
 /** The limit of a multipart body: its own, else `bodyLimit`. */

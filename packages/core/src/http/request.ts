@@ -11,7 +11,7 @@ import { readFlashes, type FlashMessage } from './flash';
 import { signingKey } from './signing';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
-import type { MultipartOptions } from './multipart-limits';
+import { resolveLimits, type MultipartOptions, type ResolvedLimits } from './multipart-limits';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
@@ -304,8 +304,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   }
 
   /**
-   * A `multipart/form-data` body read into memory within `limits`: text fields and files with
-   * their bytes. Read once; later calls return the same result (their options are not used).
+   * A `multipart/form-data` body read into memory within `limits` (without options: the route's
+   * `multipart` option, else the defaults): text fields and files with their bytes. Read once; later calls return the same result (their options are not used).
    * 415 for another content type, 413 naming the limit passed, 400 for a malformed body.
    *
    * @example
@@ -316,7 +316,11 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     if (reads.multipart) return reads.multipart;
     if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
-    return (reads.multipart = readMultipart(this.raw, options, multipartLimitOf(this.limits)));
+    try {
+      return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), multipartLimitOf(this.limits)));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /**
@@ -332,7 +336,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     const reads = (this.bodyReads ??= {});
     if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
-    return multipartParts(this.raw, options, multipartLimitOf(this.limits));
+    return multipartParts(this.raw, multipartLimits(options, this.limits), multipartLimitOf(this.limits));
   }
 
   /**
@@ -378,6 +382,11 @@ export function flashKey(settings: RequestSettings): Buffer {
   let key = flashKeys.get(settings);
   if (!key) flashKeys.set(settings, (key = signingKey(settings.secret, 'flash')));
   return key;
+}
+
+/** The limits of a multipart read: the call's own options, else the route's (resolved in `ready()`), else the defaults. */
+function multipartLimits(options: MultipartOptions | undefined, limits: BodyLimits): ResolvedLimits {
+  return options === undefined && limits.multipart !== undefined ? limits.multipart : resolveLimits(options, multipartLimitOf(limits));
 }
 
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {

@@ -5,6 +5,7 @@
 import { requestError } from '../errors/request-error';
 import { declaredLengthExceeds, multipartLimitOf, payloadTooLarge, type BodyLimits } from '../http/body';
 import { contentTypeCheck } from '../http/media-type';
+import { resolveLimits } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
@@ -24,16 +25,19 @@ const MULTIPART = /^\s*multipart\/form-data\b/i;
 
 /**
  * The body limits a route's requests are read with: the app's object itself when the route sets
- * none (the request keeps it, nothing per request), else a copy with the route's own.
+ * none (the request keeps it, nothing per request), else a copy with the route's own, its
+ * `multipart` limits resolved here, once, rather than by each request that reads the body.
  */
 export function routeLimits(route: CompiledRoute, limits: BodyLimits): BodyLimits {
-  const { bodyLimit, multipartLimit } = route.spec;
-  if (bodyLimit === undefined && multipartLimit === undefined) return limits;
+  const { bodyLimit, multipartLimit, multipart } = route.spec;
+  if (bodyLimit === undefined && multipartLimit === undefined && multipart === undefined) return limits;
+  const ownMultipartLimit = multipartLimit ?? multipartLimitOf(limits);
   return {
     jsonDepthLimit: limits.jsonDepthLimit,
     formFieldLimit: limits.formFieldLimit,
     bodyLimit: bodyLimit ?? limits.bodyLimit,
-    multipartLimit: multipartLimit ?? multipartLimitOf(limits),
+    multipartLimit: ownMultipartLimit,
+    multipart: multipart && resolveLimits(multipart, ownMultipartLimit),
   };
 }
 
