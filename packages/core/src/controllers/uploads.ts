@@ -100,12 +100,12 @@ export function routeMultipartOptions(declared: MultipartOptions | undefined, up
   return { ...declared, limits };
 }
 
-/** `consumes` of a route with uploads: multipart, which an explicit list must include. */
-export function routeConsumes(where: string, declared: unknown, hasUploads: boolean): string[] | undefined {
-  if (!hasUploads) return declared as string[] | undefined;
+/** `consumes` of a route with uploads (as the options table checked it: lower-cased): multipart, which an explicit list must include. */
+export function routeConsumes(where: string, declared: string[] | undefined, hasUploads: boolean): string[] | undefined {
+  if (!hasUploads) return declared;
   if (declared === undefined) return ['multipart/form-data'];
-  if (!Array.isArray(declared) || !declared.some((t) => typeof t === 'string' && t.toLowerCase() === 'multipart/form-data')) {
+  if (!declared.includes('multipart/form-data')) {
     throw new TernError('TERN_INVALID_BODY_OPTIONS', `${where} takes uploaded files, so its consumes option must include 'multipart/form-data'.`);
   }
-  return declared as string[];
+  return declared;
 }
