@@ -3,7 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
 import { responseSignal } from './abort';
 import type { Readable } from 'node:stream';
-import { multipartLimitOf, parseJson, readBody, type BodyLimits } from './body';
+import { parseJson, readBody, type BodyLimits } from './body';
 import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
@@ -317,7 +317,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
     try {
-      return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), multipartLimitOf(this.limits)));
+      return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -336,7 +336,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     const reads = (this.bodyReads ??= {});
     if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
-    return multipartParts(this.raw, multipartLimits(options, this.limits), multipartLimitOf(this.limits));
+    return multipartParts(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit);
   }
 
   /**
@@ -386,7 +386,7 @@ export function flashKey(settings: RequestSettings): Buffer {
 
 /** The limits of a multipart read: the call's own options, else the route's (resolved in `ready()`), else the defaults. */
 function multipartLimits(options: MultipartOptions | undefined, limits: BodyLimits): ResolvedLimits {
-  return options === undefined && limits.multipart !== undefined ? limits.multipart : resolveLimits(options, multipartLimitOf(limits));
+  return options === undefined && limits.multipart !== undefined ? limits.multipart : resolveLimits(options, limits.multipartLimit);
 }
 
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {

@@ -3,7 +3,7 @@
  * per route in `ready()`.
  */
 import { requestError } from '../errors/request-error';
-import { declaredLengthExceeds, multipartLimitOf, payloadTooLarge, type BodyLimits } from '../http/body';
+import { declaredLengthExceeds, payloadTooLarge, type BodyLimits } from '../http/body';
 import { contentTypeCheck } from '../http/media-type';
 import { resolveLimits } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
@@ -31,24 +31,17 @@ const MULTIPART = /^\s*multipart\/form-data\b/i;
 export function routeLimits(route: CompiledRoute, limits: BodyLimits): BodyLimits {
   const { bodyLimit, multipartLimit, multipart } = route.spec;
   if (bodyLimit === undefined && multipartLimit === undefined && multipart === undefined) return limits;
-  const ownMultipartLimit = multipartLimit ?? multipartLimitOf(limits);
-  return {
-    jsonDepthLimit: limits.jsonDepthLimit,
-    formFieldLimit: limits.formFieldLimit,
-    bodyLimit: bodyLimit ?? limits.bodyLimit,
-    multipartLimit: ownMultipartLimit,
-    multipart: multipart && resolveLimits(multipart, ownMultipartLimit),
-  };
+  const own = { ...limits, bodyLimit: bodyLimit ?? limits.bodyLimit, multipartLimit: multipartLimit ?? limits.multipartLimit };
+  return { ...own, multipart: multipart && resolveLimits(multipart, own.multipartLimit) };
 }
 
-export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
+/** `limits`: the route's, as `routeLimits` gives them. */
+export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options: TerminalOptions): Step {
   // A mounted Node listener answers on the raw response itself; body rules are its own business.
   const { mount } = route;
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
-  const limits = routeLimits(route, options.limits);
-  const { bodyLimit } = limits;
-  const multipartLimit = multipartLimitOf(limits);
+  const { bodyLimit, multipartLimit } = limits;
   const { validator } = route;
   // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).
   const read = validator ? compileBodyInput(route) : undefined;
