@@ -41,8 +41,7 @@ export interface CompiledRoute {
   /** Container middleware (outer first) then the route's own. */
   readonly middleware: readonly Middleware[];
   readonly handler: Handler;
-  readonly requestModel?: Function;
-  /** The request model's validator, compiled once here. */
+  /** The request model's (`spec.requestModel`) validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
   readonly statusCode: number;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
@@ -166,7 +165,6 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
-    requestModel: o.requestModel,
     validator: o.requestModel ? compileRequestModel(o.requestModel, o.forbidUnknownProperties, source, options) : undefined,
     statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
