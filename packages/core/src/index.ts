@@ -179,7 +179,7 @@ export type {
   ControllerOptions,
   UploadedFileOptions,
 } from './controllers';
-export { compileModel, defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
+export { defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
 export type {
   CompileOptions,
   ModelValidator,

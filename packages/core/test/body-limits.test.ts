@@ -40,6 +40,31 @@ describe('per-route body limits (inject)', () => {
     expect(avatar.json()).toEqual({ size: 50_000 });
   });
 
+  it("reads a route's body with its multipart option when the handler gives no limits (resolved in ready())", async () => {
+    const app = new TernApp({ logger: false });
+    const limited = { multipart: { limits: { files: 1, fieldSize: 8 } } };
+    app.post('/one', limited, async (req) => ({ files: (await req.multipart()).files.length }));
+    app.post('/parts', limited, async (req) => {
+      let count = 0;
+      for await (const part of req.parts()) {
+        if (part.type !== 'file') continue;
+        count++;
+        part.stream.resume();
+      }
+      return { files: count };
+    });
+    app.post('/own', limited, async (req) => ({ files: (await req.multipart({ limits: { files: 3 } })).files.length }));
+    const two = multipartBody([1, 2].map((n) => ({ name: 'f', filename: `${n}.bin`, contentType: 'application/octet-stream', value: Buffer.from('x') })));
+    for (const url of ['/one', '/parts']) {
+      const response = await app.inject({ method: 'POST', url, headers: multipartHeaders(), payload: two });
+      expect([response.statusCode, response.json().code, response.json().detail]).toEqual([413, 'TERN_MULTIPART_LIMIT', expect.stringContaining("(multipart limit 'files')")]);
+    }
+    const field = await app.inject({ method: 'POST', url: '/one', headers: multipartHeaders(), payload: multipartBody([{ name: 'note', value: 'x'.repeat(9) }]) });
+    expect(field.json().detail).toContain("(multipart limit 'fieldSize')");
+    // Limits given to the call win for that call.
+    expect((await app.inject({ method: 'POST', url: '/own', headers: multipartHeaders(), payload: two })).json()).toEqual({ files: 2 });
+  });
+
   it('gives a multipart body its own limit: the route’s, else MakeConfig.multipartLimit', async () => {
     const app = uploadsApp();
     const upload = await app.inject({ method: 'POST', url: '/upload', headers: multipartHeaders(), payload: fileOf(100_000) });

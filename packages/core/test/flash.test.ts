@@ -33,6 +33,17 @@ describe('flash messages', () => {
     expect((await site.inject('/thanks')).json().flashes).toEqual([]);
   });
 
+  it('reads them on a route with its own body limits too (its limits keep the app secret)', async () => {
+    const site = app();
+    site.get('/thanks-large', { bodyLimit: 8 * 1024 * 1024, multipart: { limits: { files: 1 } } }, async (req) => ({ flashes: req.flashes }));
+    const posted = await site.inject({ method: 'POST', url: '/contact' });
+    const thanks = await site.inject({ url: '/thanks-large', headers: { cookie: cookieHeader(posted.headers['set-cookie']) } });
+    expect(thanks.json().flashes).toEqual([
+      { type: 'success', message: 'Thanks, Ada!' },
+      { type: 'info', message: 'We reply within a day.' },
+    ]);
+  });
+
   it('ignores a flash cookie that was altered or signed with another secret', async () => {
     const posted = await app().inject({ method: 'POST', url: '/contact' });
     const value = posted.cookies.find((c) => c.name === 'tern_flash')?.value as string;

@@ -20,7 +20,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Body, Controller, Get, Param, Patch, Query, TernApp, TernError } from '@tern/core';
-import { compileModel } from '../src/validation';
+import { defaultModelCompiler } from '../src/validation';
 import { createClassValidatorCompiler } from '../src/validation/class-validator/compiler';
 import { compileFallback } from '../src/validation/class-validator/fallback';
 import { resolveOptions, type CompileOptions, type ValidationResult } from '../src/validation/types';
@@ -220,7 +220,7 @@ describe('PickType', () => {
   });
 
   it('refuses the fields it left out when unknown fields are forbidden', async () => {
-    const validate = compileModel(Credentials, { forbidNonWhitelisted: true });
+    const validate = defaultModelCompiler.compile(Credentials, { forbidNonWhitelisted: true });
     expect(await validate({ name: 'Ada', email: 'ada@example.com', age: 3 })).toEqual({
       ok: false,
       errors: [{ path: 'age', message: 'property age should not exist' }],
@@ -405,7 +405,7 @@ it('carries rules the native path does not compile (custom constraints), which t
     @IsInt() stars!: number;
   }
   class NoteText extends PartialType(PickType(Note, ['text'])) {}
-  const validate = compileModel(NoteText);
+  const validate = defaultModelCompiler.compile(NoteText);
   expect(validate.native).toBe(false);
   expect(await validate({ text: 'hello' })).toEqual({ ok: false, errors: [{ path: 'text', message: 'text must mention tern' }] });
   expect(await validate({ text: 'hello tern', stars: 'x' })).toMatchObject({ ok: true, value: { text: 'hello tern' } });
@@ -413,7 +413,7 @@ it('carries rules the native path does not compile (custom constraints), which t
 });
 
 it('a model carrying @Transform falls back, with the same answers', async () => {
-  const validate = compileModel(UpdateProfile);
+  const validate = defaultModelCompiler.compile(UpdateProfile);
   expect(validate.native).toBe(false);
   expect(await validate({ nick: ' ab ', display_name: 'x', role: 'r' })).toMatchObject({ ok: true, value: { nick: 'ab', displayName: 'x' } });
 });

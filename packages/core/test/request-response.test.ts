@@ -111,3 +111,26 @@ describe('response members', () => {
     expect((await app.inject('/bigint')).statusCode).toBe(500);
   });
 });
+
+describe("Tern's own bookkeeping", () => {
+  it('is no part of the request or response a handler sees (no jsonBody, settleJson or rawResponse)', async () => {
+    const app = new TernApp({ logger: false });
+    app.get('/u', { responses: { 200: { id: Number } } }, async (req, res) => {
+      res.json({ id: 1, password: 'x' }).status(200);
+      // @ts-expect-error internal: the value of the last json(), kept for the writer
+      const data = res.jsonData;
+      // @ts-expect-error internal: its text
+      const body = res.jsonBody;
+      // @ts-expect-error internal: its status
+      const status = res.jsonStatus;
+      // @ts-expect-error internal: the writer's step
+      const settle = res.settleJson;
+      // @ts-expect-error internal: the Node response, for req.signal
+      const raw = req.rawResponse;
+      return res.setHeader('x-seen', JSON.stringify([data, body, status, settle, raw, Object.keys(res).filter((k) => /json|settle/i.test(k))]));
+    });
+    const response = await app.inject('/u');
+    expect(response.json()).toEqual({ id: 1 });
+    expect(JSON.parse(response.headers['x-seen'] as string)).toEqual([null, null, null, null, null, []]);
+  });
+});

@@ -64,6 +64,28 @@ describe('one error for one mistake', () => {
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route GET /x: tags must be a list of strings, e.g. ['users']."]);
   });
 
+  it.each<[string, Record<string, unknown>, string]>([
+    ['tags', { tags: 'admin' }, "tags must be a list of strings, e.g. ['users']."],
+    ['deprecated', { deprecated: 'yes' }, 'deprecated must be true or false.'],
+    ['excludeFromSchema', { excludeFromSchema: 1 }, 'excludeFromSchema must be true or false.'],
+    ['responses', { responses: 'User' }, 'responses must map status codes to schemas.'],
+    ['multipart', { multipart: 'small' }, 'multipart must be { limits: { fileSize, files, fields, parts, fieldSize } }.'],
+  ])("refuses a controller route's %s before the scanner merges it (no ['a','d','m','i','n'], nothing dropped)", async (_option, bad, says) => {
+    const error = await startupError(
+      appWith((app) => {
+        @Controller('/c')
+        class C {
+          @Post('/a', bad)
+          async a(@UploadedFile('f') f: MultipartFile) {
+            return { size: f.size };
+          }
+        }
+        app.registerControllers([C]);
+      }),
+    );
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', `Route POST /c/a in C.a: ${says}`]);
+  });
+
   it.each([42, 600, 199, 200.5, '201'])('refuses statusCode %p at startup instead of answering every request with a 500', async (statusCode) => {
     const error = await startupError(appWith((app) => app.post('/x', { statusCode: statusCode as number }, ok)));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route POST /x: statusCode must be a status code from 200 to 599."]);
@@ -135,6 +157,27 @@ describe('every declaration style runs the table', () => {
   ])('%s', async (_style, declare, where) => {
     const error = await startupError(appWith(declare));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', `${where}: statusCode must be a status code from 200 to 599.`]);
+  });
+});
+
+describe("methods that are no list ('GET')", () => {
+  const methods = 'GET' as unknown as string[];
+  const says = "methods must be a non-empty list of HTTP methods such as ['GET', 'POST'].";
+  it.each<[string, (app: TernApp) => void, string]>([
+    ['app.route', (app) => app.route('/a', { methods }, ok), 'Route GET /a'],
+    ['a Routes object', (app) => app.addRoute(new Routes({ path: '/a', methods, handler: ok })), 'Route GET /a'],
+    [
+      'a route configuration file',
+      (app) => {
+        const config = [{ path: '/a', module: './config-handlers/health', export: 'health', methods }];
+        for (const route of routesFromConfig(config, { baseDir: join(__dirname, 'fixtures') })) app.addRoute(route);
+      },
+      'Route GET /a',
+    ],
+    ['no methods at all (null)', (app) => app.addRoute(new Routes({ path: '/a', methods: null as never, handler: ok })), 'Route /a'],
+  ])('%s: the one startup error, naming the route and the option', async (_style, declare, where) => {
+    const error = await startupError(appWith(declare));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', `${where}: ${says}`]);
   });
 });
 

@@ -13,7 +13,7 @@ import {
 } from '@tern/core';
 import { requestError } from '../src/errors/request-error';
 import { SchemaRegistry } from '../src/openapi/schema';
-import { compileModel, defaultModelCompiler } from '../src/validation';
+import { defaultModelCompiler } from '../src/validation';
 
 /**
  * Misusing a public function throws a coded TernTypeError / TernRangeError that is still the
@@ -73,7 +73,7 @@ describe('usage errors: coded, and still TypeError / RangeError', () => {
       rangeError('TERN_INVALID_LIMIT', 'MakeConfig: bodyLimit must be a positive integer.'),
     );
     class Geo {}
-    expect(caught(() => compileModel(Geo, { maxDepth: 1.5 }))).toEqual(
+    expect(caught(() => defaultModelCompiler.compile(Geo, { maxDepth: 1.5 }))).toEqual(
       rangeError('TERN_INVALID_LIMIT', 'maxDepth must be a positive integer, got 1.5'),
     );
   });

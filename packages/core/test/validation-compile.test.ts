@@ -31,7 +31,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { compileModel, type ValidationResult } from '../src/validation';
+import { defaultModelCompiler, type ValidationResult } from '../src/validation';
 
 /** Native results are synchronous; `await` also accepts the fallback's Promise. */
 async function run<T>(validator: (input: unknown) => ValidationResult<T> | Promise<ValidationResult<T>>, input: unknown) {
@@ -78,8 +78,8 @@ const validUser = {
   items: [{ name: 'book', quantity: 2 }],
 };
 
-describe('compileModel: the native path', () => {
-  const validate = compileModel(CreateUser);
+describe('defaultModelCompiler.compile: the native path', () => {
+  const validate = defaultModelCompiler.compile(CreateUser);
 
   it('compiles the common decorators natively and answers synchronously', () => {
     expect(validate.native).toBe(true);
@@ -155,7 +155,7 @@ describe('compileModel: the native path', () => {
   });
 
   it('reports undeclared properties with forbidNonWhitelisted', async () => {
-    const strict = compileModel(CreateUser, { forbidNonWhitelisted: true });
+    const strict = defaultModelCompiler.compile(CreateUser, { forbidNonWhitelisted: true });
     expect(errorsOf(await run(strict, { ...validUser, extra: 1, address: { city: 'Rome', floor: 2 } }))).toEqual([
       { path: 'extra', message: 'property extra should not exist' },
       { path: 'address.floor', message: 'property floor should not exist' },
@@ -163,7 +163,7 @@ describe('compileModel: the native path', () => {
   });
 
   it('keeps undeclared properties with whitelist: false', async () => {
-    const loose = compileModel(CreateUser, { whitelist: false });
+    const loose = defaultModelCompiler.compile(CreateUser, { whitelist: false });
     const result = await run(loose, { ...validUser, extra: 1 });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.value).toHaveProperty('extra', 1);
@@ -171,7 +171,7 @@ describe('compileModel: the native path', () => {
 
   it('never copies __proto__, constructor or names of methods', async () => {
     const input = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1, "toString": 2}');
-    const loose = compileModel(CreateUser, { whitelist: false });
+    const loose = defaultModelCompiler.compile(CreateUser, { whitelist: false });
     const result = await run(loose, { ...validUser, ...input });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(Object.keys(result.value)).not.toEqual(expect.arrayContaining(['__proto__']));
@@ -181,7 +181,7 @@ describe('compileModel: the native path', () => {
   });
 });
 
-describe('compileModel: messages', () => {
+describe('defaultModelCompiler.compile: messages', () => {
   class Messages {
     @IsInt({ message: '$property of $target must be whole, got $value' }) a: number;
     @Min(10, { message: (args) => `${args.property} >= ${args.constraints[0]} please` }) b: number;
@@ -189,7 +189,7 @@ describe('compileModel: messages', () => {
     @IsIn(['x', 'y']) d: string;
     @Matches(/^a/) @Matches(/b$/) e: string;
   }
-  const validate = compileModel(Messages);
+  const validate = defaultModelCompiler.compile(Messages);
 
   it('uses custom messages and replaces tokens as class-validator does', async () => {
     expect(validate.native).toBe(true);
@@ -209,7 +209,7 @@ describe('compileModel: messages', () => {
   });
 });
 
-describe('compileModel: conditions, conversions and shapes', () => {
+describe('defaultModelCompiler.compile: conditions, conversions and shapes', () => {
   class Conditional {
     @IsBoolean() hasPhone: boolean;
     @ValidateIf((o: Conditional) => o.hasPhone) @IsString() @IsNotEmpty() phone?: string;
@@ -218,7 +218,7 @@ describe('compileModel: conditions, conversions and shapes', () => {
   }
 
   it('runs @ValidateIf conditions and honours @Allow', async () => {
-    const validate = compileModel(Conditional);
+    const validate = defaultModelCompiler.compile(Conditional);
     expect(validate.native).toBe(true);
     expect((await run(validate, { hasPhone: false, free: { any: 'thing' } })).ok).toBe(true);
     expect(errorsOf(await run(validate, { hasPhone: true }))).toEqual([
@@ -235,7 +235,7 @@ describe('compileModel: conditions, conversions and shapes', () => {
   }
 
   it('applies @Type conversions and constructor defaults like class-transformer', async () => {
-    const validate = compileModel(Query);
+    const validate = defaultModelCompiler.compile(Query);
     expect(validate.native).toBe(true);
     const result = await run(validate, { since: '2024-01-02T00:00:00.000Z', flag: 'yes' });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
@@ -249,7 +249,7 @@ describe('compileModel: conditions, conversions and shapes', () => {
   });
 
   it('counts decimal places of exponent forms instead of throwing (class-validator throws)', async () => {
-    const validate = compileModel(Query);
+    const validate = defaultModelCompiler.compile(Query);
     expect(errorsOf(await run(validate, { price: 1e-7 }))).toEqual([
       { path: 'price', message: 'price must be a number conforming to the specified constraints' },
     ]);
@@ -262,7 +262,7 @@ describe('compileModel: conditions, conversions and shapes', () => {
   }
 
   it('compiles self-referencing models', async () => {
-    const validate = compileModel(TreeNode);
+    const validate = defaultModelCompiler.compile(TreeNode);
     expect(validate.native).toBe(true);
     expect(errorsOf(await run(validate, { label: 'a', children: [{ label: 'b', children: [{ label: 3 }] }] }))).toEqual([
       { path: 'children.0.children.0.label', message: 'label must be a string' },
@@ -272,19 +272,19 @@ describe('compileModel: conditions, conversions and shapes', () => {
   it('refuses nesting beyond maxDepth on both paths instead of overflowing the stack', async () => {
     let deep: Record<string, unknown> = { label: 'leaf' };
     for (let i = 0; i < 20_000; i++) deep = { label: 'n', children: [deep] };
-    const native = compileModel(TreeNode);
+    const native = defaultModelCompiler.compile(TreeNode);
     expect(errorsOf(await run(native, deep))).toEqual([{ path: '', message: 'body must not be nested deeper than 128 levels' }]);
 
     class SlowNode extends TreeNode {
       @Contains('n') declare label: string;
     }
-    const fallback = compileModel(SlowNode, { maxDepth: 10 });
+    const fallback = defaultModelCompiler.compile(SlowNode, { maxDepth: 10 });
     expect(fallback.native).toBe(false);
     expect(errorsOf(await run(fallback, deep))).toEqual([{ path: '', message: 'body must not be nested deeper than 10 levels' }]);
   });
 });
 
-describe('compileModel: falling back to class-validator', () => {
+describe('defaultModelCompiler.compile: falling back to class-validator', () => {
   @ValidatorConstraint({ name: 'isEven' })
   class IsEven implements ValidatorConstraintInterface {
     validate(value: unknown) {
@@ -315,9 +315,9 @@ describe('compileModel: falling back to class-validator', () => {
 
   it('falls back for custom constraints, also when only a nested model has one', async () => {
     const models: Array<new () => object> = [Custom, Nesting];
-    for (const model of models) expect(compileModel(model).native).toBe(false);
-    expect(compileModel(Nesting).fallbackReasons).toEqual(['Custom.n: custom constraint isEven']);
-    const result = compileModel(Nesting)({ inner: { n: 3 } });
+    for (const model of models) expect(defaultModelCompiler.compile(model).native).toBe(false);
+    expect(defaultModelCompiler.compile(Nesting).fallbackReasons).toEqual(['Custom.n: custom constraint isEven']);
+    const result = defaultModelCompiler.compile(Nesting)({ inner: { n: 3 } });
     expect(result).toBeInstanceOf(Promise);
     expect(errorsOf(await result)).toEqual([{ path: 'inner.n', message: 'n must be even' }]);
   });
@@ -332,11 +332,11 @@ describe('compileModel: falling back to class-validator', () => {
     class Phone {
       @IsPhoneNumber('GB') phone: string;
     }
-    expect(compileModel(Async).native).toBe(false);
-    expect(errorsOf(await run(compileModel(Async), { s: 'no' }))).toEqual([{ path: 's', message: 's is not ok' }]);
-    expect(compileModel(Grouped).fallbackReasons).toEqual(['Grouped.s: validation groups']);
-    expect(compileModel(Phone).fallbackReasons).toEqual(['Phone.phone: @isPhoneNumber is not compiled natively']);
-    expect(errorsOf(await run(compileModel(Phone), { phone: '123' }))).toEqual([
+    expect(defaultModelCompiler.compile(Async).native).toBe(false);
+    expect(errorsOf(await run(defaultModelCompiler.compile(Async), { s: 'no' }))).toEqual([{ path: 's', message: 's is not ok' }]);
+    expect(defaultModelCompiler.compile(Grouped).fallbackReasons).toEqual(['Grouped.s: validation groups']);
+    expect(defaultModelCompiler.compile(Phone).fallbackReasons).toEqual(['Phone.phone: @isPhoneNumber is not compiled natively']);
+    expect(errorsOf(await run(defaultModelCompiler.compile(Phone), { phone: '123' }))).toEqual([
       { path: 'phone', message: 'phone must be a valid phone number' },
     ]);
   });
@@ -345,20 +345,20 @@ describe('compileModel: falling back to class-validator', () => {
     class Impostor {
       @IsOddInt() n: number;
     }
-    const validate = compileModel(Impostor);
+    const validate = defaultModelCompiler.compile(Impostor);
     expect(validate.fallbackReasons).toEqual(["Impostor.n: isInt is not class-validator's @IsInt"]);
     expect(errorsOf(await run(validate, { n: 2 }))).toEqual([{ path: 'n', message: 'n must be odd' }]);
   });
 
   it('still refuses bodies that are not objects', async () => {
-    expect(errorsOf(await run(compileModel(Custom), null))).toEqual([{ path: '', message: 'body must be an object' }]);
+    expect(errorsOf(await run(defaultModelCompiler.compile(Custom), null))).toEqual([{ path: '', message: 'body must be an object' }]);
   });
 
   it('answers bodies class-transformer would choke on as the fallback does, without switching to it', async () => {
     class Meta {
       @IsObject() meta: object;
     }
-    const validate = compileModel(Meta);
+    const validate = defaultModelCompiler.compile(Meta);
     expect(validate.native).toBe(true);
     expect(errorsOf(await run(validate, JSON.parse('{"meta": {"constructor": 1}}')))).toEqual([
       { path: '', message: 'body could not be converted to Meta' },
@@ -366,7 +366,7 @@ describe('compileModel: falling back to class-validator', () => {
   });
 });
 
-describe('compileModel: class-transformer features', () => {
+describe('defaultModelCompiler.compile: class-transformer features', () => {
   class Geo {
     @IsInt() lat: number;
   }
@@ -392,13 +392,13 @@ describe('compileModel: class-transformer features', () => {
     class Buffered {
       @Type(() => Buffer) @IsOptional() data?: Buffer;
     }
-    expect(compileModel(Transformed).fallbackReasons).toEqual(['Transformed: @Transform on Transformed']);
-    expect(compileModel(Exposed).fallbackReasons).toEqual(['Exposed: @Expose']);
-    expect(compileModel(Excluded).fallbackReasons).toEqual(['Excluded: @Exclude']);
-    expect(compileModel(Dynamic).fallbackReasons).toEqual(['Dynamic.geo: @Type function depends on the value']);
-    expect(compileModel(Discriminated).fallbackReasons).toEqual(['Discriminated.shape: @Type discriminator']);
-    expect(compileModel(Buffered).fallbackReasons).toEqual(['Buffered.data: @Type(() => Buffer)']);
-    const result = await run(compileModel(Transformed), { name: '  Ada  ' });
+    expect(defaultModelCompiler.compile(Transformed).fallbackReasons).toEqual(['Transformed: @Transform on Transformed']);
+    expect(defaultModelCompiler.compile(Exposed).fallbackReasons).toEqual(['Exposed: @Expose']);
+    expect(defaultModelCompiler.compile(Excluded).fallbackReasons).toEqual(['Excluded: @Exclude']);
+    expect(defaultModelCompiler.compile(Dynamic).fallbackReasons).toEqual(['Dynamic.geo: @Type function depends on the value']);
+    expect(defaultModelCompiler.compile(Discriminated).fallbackReasons).toEqual(['Discriminated.shape: @Type discriminator']);
+    expect(defaultModelCompiler.compile(Buffered).fallbackReasons).toEqual(['Buffered.data: @Type(() => Buffer)']);
+    const result = await run(defaultModelCompiler.compile(Transformed), { name: '  Ada  ' });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.value.name).toBe('Ada');
   });
@@ -411,7 +411,7 @@ describe('compileModel: class-transformer features', () => {
       @IsOptional() @IsString() label?: string;
       @ValidateNested() odd: unknown = new Odd();
     }
-    const validate = compileModel(WithDefault);
+    const validate = defaultModelCompiler.compile(WithDefault);
     expect(validate.native).toBe(true);
     const result = validate({ label: 'x' });
     expect(result).toBeInstanceOf(Promise);
@@ -427,7 +427,7 @@ describe('compileModel: class-transformer features', () => {
       @IsString()
       s: string;
     }
-    expect(() => compileModel(Throwing)({ s: 'x' })).toThrow('condition failed');
+    expect(() => defaultModelCompiler.compile(Throwing)({ s: 'x' })).toThrow('condition failed');
   });
 
   it('reports a model whose constructor throws as class-transformer would fail on it', () => {
@@ -437,14 +437,14 @@ describe('compileModel: class-transformer features', () => {
         throw new Error('no default constructor');
       }
     }
-    expect(compileModel(Fragile)({ s: 'x' })).toEqual({
+    expect(defaultModelCompiler.compile(Fragile)({ s: 'x' })).toEqual({
       ok: false,
       errors: [{ path: '', message: 'body could not be converted to Fragile' }],
     });
   });
 
   it('refuses a maxDepth that is not a positive integer', () => {
-    expect(() => compileModel(Geo, { maxDepth: 0 })).toThrow(RangeError);
+    expect(() => defaultModelCompiler.compile(Geo, { maxDepth: 0 })).toThrow(RangeError);
   });
 });
 

@@ -8,7 +8,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { MakeConfig, TernApp } from '@tern/core';
-import { compileModel } from '../src/validation';
+import { defaultModelCompiler } from '../src/validation';
 import { bodyOf, listenOnFreePort, rawRequest, statusOf } from '../../../test-support/raw-http';
 
 let built = 0;
@@ -74,8 +74,8 @@ describe('the class-validator fallback on large bodies', () => {
   };
 
   it('the models fall back', () => {
-    expect(compileModel(Bounded).native).toBe(false);
-    expect(compileModel(Unbounded).native).toBe(false);
+    expect(defaultModelCompiler.compile(Bounded).native).toBe(false);
+    expect(defaultModelCompiler.compile(Unbounded).native).toBe(false);
   });
 
   it('refuses 1 MiB of items past @ArrayMaxSize(1000) with that rule alone, building none of them', async () => {
@@ -101,20 +101,20 @@ describe('the class-validator fallback on large bodies', () => {
 
 describe('the fallback size gate', () => {
   it('checks size rules of nested models on the body, naming the path class-validator would', async () => {
-    const validate = compileModel(Group);
+    const validate = defaultModelCompiler.compile(Group);
     const body = { groups: [{ items: [] }, { items: new Array(1001).fill({}) }] };
     expect(await validate(body)).toEqual({ ok: false, errors: [{ path: 'groups.1.items', message: 'items must contain no more than 1000 elements' }] });
     expect(built).toBe(0);
   });
 
   it('answers exactly as class-validator does when the sizes are right', async () => {
-    const result = await compileModel(Bounded)({ items: [{ name: 5 }] });
+    const result = await defaultModelCompiler.compile(Bounded)({ items: [{ name: 5 }] });
     expect(result).toEqual({ ok: false, errors: [{ path: 'items.0.name', message: 'name must be a string' }] });
   });
 
   it('keeps maxFallbackValues configurable', async () => {
     const body = { items: new Array(50).fill({}) };
-    expect(await compileModel(Unbounded, { maxFallbackValues: 20 })(body)).toEqual({ ok: false, errors: [{ path: '', message: 'body must not contain more than 20 values' }] });
-    expect(await compileModel(Unbounded, { maxFallbackValues: 200 })(body)).toMatchObject({ ok: true });
+    expect(await defaultModelCompiler.compile(Unbounded, { maxFallbackValues: 20 })(body)).toEqual({ ok: false, errors: [{ path: '', message: 'body must not contain more than 20 values' }] });
+    expect(await defaultModelCompiler.compile(Unbounded, { maxFallbackValues: 200 })(body)).toMatchObject({ ok: true });
   });
 });

@@ -24,7 +24,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { TernApp } from '@tern/core';
-import { compileModel } from '../src/validation';
+import { defaultModelCompiler } from '../src/validation';
 
 @ValidatorConstraint({ name: 'even' })
 class Even implements ValidatorConstraintInterface {
@@ -85,11 +85,11 @@ describe('B1: a 422 has a bounded size', () => {
   });
 
   it('counts the issues it left out', async () => {
-    for (const validate of [compileModel(Items), compileModel(FallbackItems, { maxFallbackValues: 600_000 })]) {
+    for (const validate of [defaultModelCompiler.compile(Items), defaultModelCompiler.compile(FallbackItems, { maxFallbackValues: 600_000 })]) {
       const result = await validate(JSON.parse(ONE_MIB_OF_ONES));
       expect(result).toMatchObject({ ok: false, omitted: 500_000 - 100 });
     }
-    const few = await compileModel(Items, { maxIssues: 3 })({ items: [1, 1, 1, 1] });
+    const few = await defaultModelCompiler.compile(Items, { maxIssues: 3 })({ items: [1, 1, 1, 1] });
     expect(few).toEqual({
       ok: false,
       errors: [0, 1, 2].map((i) => ({ path: `items.${i}`, message: 'each value in nested property items must be either object or array' })),
@@ -147,9 +147,9 @@ describe('B2: validating costs time linear in the body size', () => {
   });
 
   it('keeps maxKeys configurable', async () => {
-    const result = await compileModel(Named, { maxKeys: 2 })({ name: 'Ada', a: 1, b: 2 });
+    const result = await defaultModelCompiler.compile(Named, { maxKeys: 2 })({ name: 'Ada', a: 1, b: 2 });
     expect(result).toEqual({ ok: false, errors: [{ path: '', message: 'body must not contain objects with more than 2 properties' }] });
-    expect(() => compileModel(Named, { maxKeys: 0 })).toThrow(RangeError);
+    expect(() => defaultModelCompiler.compile(Named, { maxKeys: 0 })).toThrow(RangeError);
   });
 });
 
@@ -201,14 +201,14 @@ describe('B3: built-in checks are recognised by identity, not by name', () => {
     expect(outsider.json().errors).toEqual([{ path: 'email', message: 'email must be a company address' }]);
     const shouting = await app.inject({ method: 'POST', url: '/', payload: { email: 'ada@example.com', color: 'RED' } });
     expect(shouting.statusCode).toBe(200);
-    expect(compileModel(Employee).fallbackReasons).toEqual([
+    expect(defaultModelCompiler.compile(Employee).fallbackReasons).toEqual([
       "Employee.email: isEmail is not class-validator's @IsEmail",
       "Employee.color: isIn is not class-validator's @IsIn",
     ]);
   });
 
   it('still compiles class-validator’s own decorators natively', () => {
-    expect(compileModel(Reference).native).toBe(true);
+    expect(defaultModelCompiler.compile(Reference).native).toBe(true);
   });
 });
 
@@ -246,7 +246,7 @@ describe('B5: nested values without @Type are validated as with forbidUnknownVal
   });
 
   it('reports each key with forbidNonWhitelisted, and no "unknown value" error', async () => {
-    const result = await compileModel(Untyped, { forbidNonWhitelisted: true })(payload);
+    const result = await defaultModelCompiler.compile(Untyped, { forbidNonWhitelisted: true })(payload);
     expect(result).toEqual({
       ok: false,
       errors: [

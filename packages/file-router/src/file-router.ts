@@ -74,14 +74,16 @@ export class FileRouter implements RouteProvider {
       }
       const method = name.toUpperCase();
       const options = routeOptionsOf(handler) ?? {};
-      if (options.methods && !(options.methods.length === 1 && options.methods[0].toUpperCase() === method)) {
+      // Methods that are no list at all are the route options table's to refuse, at ready().
+      const methods = options.methods ?? [method];
+      if (Array.isArray(methods) && !(methods.length === 1 && String(methods[0]).toUpperCase() === method)) {
         throw invalidFile(
           file,
-          `its export '${name}' is marked with methods [${options.methods.join(', ')}]; an export named after a method serves ` +
+          `its export '${name}' is marked with methods [${methods.join(', ')}]; an export named after a method serves ` +
             'only that method (drop `methods`, or give the export another name)',
         );
       }
-      routes.push(this.build(file, path, [method], handler as FileRouteHandler, options));
+      routes.push(this.build(file, path, methods, handler as FileRouteHandler, options));
     }
     const others = Object.keys(moduleExports)
       .filter((name) => !(METHOD_EXPORTS as readonly string[]).includes(name) && routeOptionsOf(moduleExports[name]))

@@ -55,11 +55,6 @@ export function markAsRoute<H extends FileRouteHandler>(options: MarkAsRouteOpti
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
     throw new TernTypeError('TERN_INVALID_ARGUMENT', `markAsRoute: path must be a string starting with '/', got ${JSON.stringify(options.path)}.`);
   }
-  if (options.methods !== undefined) {
-    if (!Array.isArray(options.methods) || options.methods.length === 0 || options.methods.some((m) => typeof m !== 'string')) {
-      throw new TernTypeError('TERN_INVALID_ARGUMENT', 'markAsRoute: methods must be a non-empty list of method names.');
-    }
-  }
   const marked = function (this: unknown, ...args: Parameters<H>) {
     return handler.apply(this, args);
   } as unknown as H;

@@ -124,7 +124,6 @@ export const put = handler;
   it('refuses bad options when the route file loads, naming the file', async () => {
     expect(() => markAsRoute({ summry: 'typo' } as any, async () => ({}))).toThrow("unknown option 'summry'");
     expect(() => markAsRoute({ path: 'no-slash' }, async () => ({}))).toThrow(/must be a string starting with '\/'/);
-    expect(() => markAsRoute({ methods: [] }, async () => ({}))).toThrow(/non-empty list/);
     expect(() => markAsRoute({}, 'nope' as any)).toThrow(/handler must be a function/);
 
     const app = appFor({ 'typo/route.ts': `${IMPORTS}export const get = markAsRoute({ summry: 'x' } as any, async () => ({}));\n` });
@@ -161,6 +160,18 @@ export const get = markAsRoute({ sse: true, extra: { rateLimit: 5 }, 'x-internal
     await expect(app.ready()).rejects.toMatchObject({
       code: 'TERN_INVALID_ROUTE_OPTION',
       message: expect.stringMatching(/^Route GET \/odd in .*odd[/\\]route\.ts: statusCode must be a status code from 200 to 599\.$/),
+    });
+  });
+
+  it.each([
+    ['a method export', `export const get = markAsRoute({ methods: 'GET' as any }, async () => ({}));`],
+    ['a marked export', `export const find = markAsRoute({ methods: 'GET' as any }, async () => ({}));`],
+    ['an empty list', `export const find = markAsRoute({ methods: [] }, async () => ({}));`],
+  ])('refuses methods that are no list of methods (%s) at ready() with the table’s error, naming the file', async (_case, source) => {
+    const app = appFor({ 'm/route.ts': `${IMPORTS}${source}\n` });
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_ROUTE_OPTION',
+      message: expect.stringMatching(/^Route (GET )?\/m in .*m[/\\]route\.ts: methods must be a non-empty list of HTTP methods such as \['GET', 'POST'\]\.$/),
     });
   });
 

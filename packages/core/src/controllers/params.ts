@@ -12,7 +12,7 @@ import type { ValidationResult } from '../validation';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { withoutNull } from '../openapi/without-null';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
-import { UploadFailure, uploadParam, uploadResolver, type RouteMultipart, type UploadParam } from './uploads';
+import { UploadFailure, uploadParam, uploadResolver, type UploadParam } from './uploads';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
 export class ParamFailure {
@@ -56,8 +56,6 @@ export interface ParamContext {
   forbidUnknownProperties?: boolean;
   /** Called with each model compiled here (the app warns about models without rules). */
   checkModel?: (model: Function, where: string) => void;
-  /** The route's multipart options, set once every parameter is compiled (uploads read them). */
-  multipart: RouteMultipart;
 }
 
 const FAIL: unique symbol = Symbol('tern.conversion-failed');
@@ -182,14 +180,14 @@ export function compileParam(meta: ParamMeta, type: Function | undefined, ctx: P
       return compileNamed(meta, type, ctx);
     case 'file':
     case 'files':
-      return compileUpload(meta, ctx);
+      return compileUpload(meta);
   }
 }
 
 /** `@UploadedFile(name)` / `@UploadedFiles(name?)`: files of the multipart body (see uploads.ts). */
-function compileUpload(meta: ParamMeta, ctx: ParamContext): CompiledParam {
+function compileUpload(meta: ParamMeta): CompiledParam {
   const upload = uploadParam(meta);
-  const files = uploadResolver(upload, ctx.multipart);
+  const files = uploadResolver(upload);
   const resolve: ParamResolver = (req) =>
     files(req).then((value) => (value instanceof UploadFailure ? new ParamFailure('TERN_VALIDATION_FAILED', value.detail, [{ path: value.path, message: value.message }]) : value));
   return { resolve, async: true, openapi: [], canFail: !upload.multiple, upload };

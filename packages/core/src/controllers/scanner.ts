@@ -9,9 +9,9 @@ import { TernError, TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
-import type { MultipartOptions } from '../http/multipart-limits';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
+import { routeSpec } from '../routing/route-options';
 import { Routes, type AnyRoutes, type RouteDefinition } from '../routing/routes';
 import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 import {
@@ -26,9 +26,9 @@ import {
   type RouteDecl,
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
-import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
+import type { ModelCompiler } from '../validation/model-compiler';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
-import { routeConsumes, routeMultipartOptions, type RouteMultipart } from './uploads';
+import { routeConsumes, routeMultipartOptions } from './uploads';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
@@ -282,18 +282,19 @@ interface RouteInput {
 
 function buildRoute(input: RouteInput): AnyRoutes {
   const { where, prefix, decl, level } = input;
+  const fullPath = joinPaths([prefix], decl.path);
+  // What the decorator was given, checked by the route options table before anything is merged
+  // (a `tags: 'admin'` spread here would become five tags); the merged options are its spec again.
   const {
     name, summary, description, responses, requestModel, middleware, tags, security, operationId, deprecated,
     parameters, excludeFromSchema, statusCode, ...extra
-  } = decl.options;
-
-  const fullPath = joinPaths([prefix], decl.path);
+  } = routeSpec(decl.options as Readonly<RouteOptions>, `Route ${decl.methods.join(',')} ${fullPath} in ${where}`);
   // The path is compiled with the other routes; here only its parameter names are needed (a
   // malformed path is compiled now, for the error that says what is wrong with it).
   const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
   // The route's own setting, else its controller's; passed on as a route option, so the app's
   // default still applies to the request body in routing/compile.ts.
-  const forbidUnknownProperties = (extra.forbidUnknownProperties as boolean | undefined) ?? input.forbidUnknownProperties;
+  const forbidUnknownProperties = extra.forbidUnknownProperties ?? input.forbidUnknownProperties;
   const context = {
     where,
     path: fullPath,
@@ -302,11 +303,9 @@ function buildRoute(input: RouteInput): AnyRoutes {
     forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.appForbidsUnknown),
     checkModel: input.checkModel,
     compiler: input.compiler,
-    multipart: {} as RouteMultipart,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
   const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
-  context.multipart.options = routeMultipartOptions(extra.multipart as MultipartOptions | undefined, uploads);
 
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
@@ -318,11 +317,11 @@ function buildRoute(input: RouteInput): AnyRoutes {
     );
   }
 
-  const methodSecurity = securityOf(where, security as SecurityRequirement[] | undefined, level);
-  const code = (statusCode as number | undefined) ?? 200;
-  const ownTags = [...((tags as string[] | undefined) ?? []), ...level.tags];
+  const methodSecurity = securityOf(where, security, level);
+  const code = statusCode ?? 200;
+  const ownTags = [...(tags ?? []), ...level.tags];
   const routeTags = level.replaceTags ? ownTags : [...input.classTags, ...ownTags];
-  const routeMiddleware = [...((middleware as RouteOptions['middleware']) ?? []), ...level.middleware];
+  const routeMiddleware = [...(middleware ?? []), ...level.middleware];
 
   const options: RouteOptions = {
     ...extra,
@@ -330,18 +329,18 @@ function buildRoute(input: RouteInput): AnyRoutes {
     summary: level.summary ?? summary,
     description: level.description ?? description,
     operationId: level.operationId ?? operationId,
-    responses: mergeResponses(input.classResponses, responses as Record<number, ResponseSchema> | undefined, responsesOf(where, level.responses)),
-    requestModel: (bodyModel ?? requestModel) as ModelClass | undefined,
+    responses: mergeResponses(input.classResponses, responses, responsesOf(where, level.responses)),
+    requestModel: bodyModel ?? requestModel,
     middleware: routeMiddleware.length > 0 ? routeMiddleware : undefined,
     tags: routeTags.length > 0 ? routeTags : undefined,
     security: methodSecurity ?? input.classSecurity,
     deprecated: level.deprecated || deprecated === true || input.classDeprecated ? true : undefined,
-    parameters: mergeParameters(parameters as ParameterObject[] | undefined, compiledParams),
+    parameters: mergeParameters(parameters, compiledParams),
     excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
-    statusCode: statusCode as number | undefined,
+    statusCode,
     forbidUnknownProperties,
     consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
-    multipart: context.multipart.options,
+    multipart: routeMultipartOptions(extra.multipart, uploads),
   };
   if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
   options.bodyLimit ??= input.classLimits.bodyLimit;

@@ -19,11 +19,6 @@ export interface UploadParam {
   mimeTypes?: string[];
 }
 
-/** The multipart options of one route, filled in by the scanner once every parameter is compiled. */
-export interface RouteMultipart {
-  options?: MultipartOptions;
-}
-
 /** A missing or doubled file: collected with the other parameter failures into one 422. */
 export class UploadFailure {
   constructor(
@@ -71,13 +66,13 @@ function checkFile(param: UploadParam, file: MultipartFile): void {
 
 /**
  * The resolver: reads the multipart body (once per request, shared with `@Body()` and other
- * uploads), then picks and checks the parameter's files. Answers an UploadFailure for a missing
+ * uploads, within the route's limits: `routeMultipartOptions`), then picks and checks the parameter's files. Answers an UploadFailure for a missing
  * or doubled `@UploadedFile`.
  */
-export function uploadResolver(param: UploadParam, route: RouteMultipart): (req: TernRequest) => Promise<unknown> {
+export function uploadResolver(param: UploadParam): (req: TernRequest) => Promise<unknown> {
   const { name } = param;
   return async (req) => {
-    const { files } = await req.multipart(route.options);
+    const { files } = await req.multipart();
     const mine = name === undefined ? files : files.filter((file) => file.fieldName === name);
     for (const file of mine) checkFile(param, file);
     if (param.multiple) return mine;
@@ -105,12 +100,12 @@ export function routeMultipartOptions(declared: MultipartOptions | undefined, up
   return { ...declared, limits };
 }
 
-/** `consumes` of a route with uploads: multipart, which an explicit list must include. */
-export function routeConsumes(where: string, declared: unknown, hasUploads: boolean): string[] | undefined {
-  if (!hasUploads) return declared as string[] | undefined;
+/** `consumes` of a route with uploads (as the options table checked it: lower-cased): multipart, which an explicit list must include. */
+export function routeConsumes(where: string, declared: string[] | undefined, hasUploads: boolean): string[] | undefined {
+  if (!hasUploads) return declared;
   if (declared === undefined) return ['multipart/form-data'];
-  if (!Array.isArray(declared) || !declared.some((t) => typeof t === 'string' && t.toLowerCase() === 'multipart/form-data')) {
+  if (!declared.includes('multipart/form-data')) {
     throw new TernError('TERN_INVALID_BODY_OPTIONS', `${where} takes uploaded files, so its consumes option must include 'multipart/form-data'.`);
   }
-  return declared as string[];
+  return declared;
 }

@@ -2,22 +2,20 @@ import type { IncomingMessage } from 'node:http';
 import secureJson from 'secure-json-parse';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
+import type { ResolvedLimits } from './multipart-limits';
 
 /** Limits applied to request bodies: `MakeConfig`'s, or a route's own (`bodyLimit`, `multipartLimit` route options). */
 export interface BodyLimits {
   /** Largest body accepted, in bytes (default 1 MiB). */
   bodyLimit: number;
-  /** Largest `multipart/form-data` body, in bytes (default: `bodyLimit`). */
-  multipartLimit?: number;
+  /** Largest `multipart/form-data` body, in bytes (`MakeConfig` defaults it to `bodyLimit`). */
+  multipartLimit: number;
   /** Deepest JSON nesting accepted; deeper bodies would overflow validators (default 64). */
   jsonDepthLimit: number;
   /** Most fields a urlencoded form may have (default 1000). */
   formFieldLimit?: number;
-}
-
-/** The limit of a multipart body: its own, else `bodyLimit`. */
-export function multipartLimitOf(limits: BodyLimits): number {
-  return limits.multipartLimit ?? limits.bodyLimit;
+  /** A route's `multipart` option, resolved in `ready()`: what `req.multipart()` and `req.parts()` read with when given no options. */
+  multipart?: ResolvedLimits;
 }
 
 /** True when the declared Content-Length alone already exceeds the limit. */

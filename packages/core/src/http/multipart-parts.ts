@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { HTTPException } from '../errors';
-import { resolveLimits, type MultipartOptions } from './multipart-limits';
+import type { ResolvedLimits } from './multipart-limits';
 import { openMultipart } from './multipart-parser';
 
 /**
@@ -25,7 +25,7 @@ export type MultipartPart =
  * first `next()`; the limits and failures of `readMultipart` apply and are thrown from the
  * iteration. Leaving the loop early drains the rest of the body (still within its limits).
  */
-export function multipartParts(req: IncomingMessage, options: MultipartOptions | undefined, bodyLimit: number): AsyncIterableIterator<MultipartPart> {
+export function multipartParts(req: IncomingMessage, limits: ResolvedLimits, bodyLimit: number): AsyncIterableIterator<MultipartPart> {
   const queue: MultipartPart[] = [];
   let started = false;
   let finished = false;
@@ -42,7 +42,7 @@ export function multipartParts(req: IncomingMessage, options: MultipartOptions |
   const start = () => {
     started = true;
     try {
-      openMultipart(req, resolveLimits(options, bodyLimit), bodyLimit, {
+      openMultipart(req, limits, bodyLimit, {
         field: (fieldName, value) => {
           if (abandoned) return;
           queue.push({ type: 'field', fieldName, value });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { HTTPException } from '../errors';
 import { addField, type FormFields } from './form';
-import { resolveLimits, type MultipartOptions } from './multipart-limits';
+import type { ResolvedLimits } from './multipart-limits';
 import { openMultipart } from './multipart-parser';
 
 /**
@@ -37,14 +37,13 @@ export interface MultipartBody {
  * for another content type, a 413 naming the limit passed, a 400 for a malformed body,
  * `TERN_CLIENT_ABORTED` when the client goes away (what was buffered is dropped).
  */
-export function readMultipart(req: IncomingMessage, options: MultipartOptions | undefined, bodyLimit: number): Promise<MultipartBody> {
+export function readMultipart(req: IncomingMessage, limits: ResolvedLimits, bodyLimit: number): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     const fields: FormFields = Object.create(null);
     const files: MultipartFile[] = [];
     const pending: Array<Promise<void>> = [];
     let failed = false;
     try {
-      const limits = resolveLimits(options, bodyLimit);
       // A file is never longer than the body it came in, nor than fileSize (one byte over fails).
       const declared = Number(req.headers['content-length']);
       const bound = req.headers['content-length'] !== undefined && Number.isSafeInteger(declared) ? Math.min(declared, limits.fileSize + 1) : undefined;

@@ -3,7 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
 import { responseSignal } from './abort';
 import type { Readable } from 'node:stream';
-import { multipartLimitOf, parseJson, readBody, type BodyLimits } from './body';
+import { parseJson, readBody, type BodyLimits } from './body';
 import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
@@ -11,11 +11,14 @@ import { readFlashes, type FlashMessage } from './flash';
 import { signingKey } from './signing';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
-import type { MultipartOptions } from './multipart-limits';
+import { resolveLimits, type MultipartOptions, type ResolvedLimits } from './multipart-limits';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
 import { requestIdFrom } from './request-id';
+
+/** The key of the Node response answering a request: a symbol, so it is no part of `TernRequest`'s type. */
+export const RAW_RESPONSE = Symbol('rawResponse');
 
 /** Case-insensitive read access to request headers. */
 export interface RequestHeaders {
@@ -81,19 +84,15 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   private bodyText?: Promise<string>;
   private jsonValue?: Promise<unknown>;
   private abortSignal?: AbortSignal;
-  /**
-   * The Node response answering this request (set by the pipeline), for `signal`. Declared, not
-   * initialised: the constructor stays as it was.
-   * @internal
-   */
-  declare rawResponse?: ServerResponse;
+  /** The Node response answering this request (set by the pipeline), for `signal`. Declared, not initialised. */
+  declare [RAW_RESPONSE]?: ServerResponse;
   /** The flash cookie as read by `flashes` (the pipeline clears it once read). @internal */
   declare flashState?: { messages: FlashMessage[]; hadCookie: boolean };
   /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
   private bodyReads?: BodyReads;
   /**
    * The request id: set by the pipeline when the app uses ids (a structured logger or
-   * `requestIdHeader`), else made on first read. Declared, not initialised, like `rawResponse`.
+   * `requestIdHeader`), else made on first read. Declared, not initialised, like the raw response.
    * @internal
    */
   declare requestId?: string;
@@ -196,7 +195,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    * app.get('/report', async (req) => ({ rows: await db.query(sql, { signal: req.signal }) }));
    */
   get signal(): AbortSignal {
-    return (this.abortSignal ??= responseSignal(this.rawResponse));
+    return (this.abortSignal ??= responseSignal(this[RAW_RESPONSE]));
   }
 
   /**
@@ -305,8 +304,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   }
 
   /**
-   * A `multipart/form-data` body read into memory within `limits`: text fields and files with
-   * their bytes. Read once; later calls return the same result (their options are not used).
+   * A `multipart/form-data` body read into memory within `limits` (without options: the route's
+   * `multipart` option, else the defaults): text fields and files with their bytes. Read once; later calls return the same result (their options are not used).
    * 415 for another content type, 413 naming the limit passed, 400 for a malformed body.
    *
    * @example
@@ -317,7 +316,11 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     if (reads.multipart) return reads.multipart;
     if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
-    return (reads.multipart = readMultipart(this.raw, options, multipartLimitOf(this.limits)));
+    try {
+      return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /**
@@ -333,7 +336,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     const reads = (this.bodyReads ??= {});
     if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
-    return multipartParts(this.raw, options, multipartLimitOf(this.limits));
+    return multipartParts(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit);
   }
 
   /**
@@ -379,6 +382,11 @@ export function flashKey(settings: RequestSettings): Buffer {
   let key = flashKeys.get(settings);
   if (!key) flashKeys.set(settings, (key = signingKey(settings.secret, 'flash')));
   return key;
+}
+
+/** The limits of a multipart read: the call's own options, else the route's (resolved in `ready()`), else the defaults. */
+function multipartLimits(options: MultipartOptions | undefined, limits: BodyLimits): ResolvedLimits {
+  return options === undefined && limits.multipart !== undefined ? limits.multipart : resolveLimits(options, limits.multipartLimit);
 }
 
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {

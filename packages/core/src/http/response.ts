@@ -15,6 +15,16 @@ import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body'
 const HeaderMap = function HeaderMap() {} as unknown as new () => Record<string, string | string[]>;
 HeaderMap.prototype = Object.create(null);
 
+/**
+ * What Tern keeps on a response for itself, keyed by symbols so that it is no part of the public
+ * type: the value, text and status of the last `json()` on a filtering route (so a later status
+ * change can re-serialize it), and the writer's step that does it.
+ */
+export const JSON_DATA = Symbol('jsonData');
+export const JSON_BODY = Symbol('jsonBody');
+export const JSON_STATUS = Symbol('jsonStatus');
+export const SETTLE_JSON = Symbol('settleJson');
+
 /** What `json()` holds for a body no declaration may filter, until the final status is known. */
 const REFUSED = '\u0000refused';
 const REFUSED_PROBLEM = JSON.stringify({
@@ -65,10 +75,9 @@ export class TernResponse {
    * to `undefined` in a handler or middleware to send one answer unfiltered.
    */
   serializers: JsonSerializers | undefined = undefined;
-  /** The value, text and status of the last `json()` on a filtering route, so a later status change can re-serialize it. */
-  jsonData: unknown = undefined;
-  jsonBody: string | undefined = undefined;
-  jsonStatus = 0;
+  [JSON_DATA]: unknown = undefined;
+  [JSON_BODY]: string | undefined = undefined;
+  [JSON_STATUS] = 0;
 
   /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
   declare flashOut?: Array<{ type: string; message: string }>;
@@ -118,9 +127,9 @@ export class TernResponse {
   private serializeDeclared(data: unknown): string {
     const serializer = (this.serializers as JsonSerializers).forStatus(this.statusCode);
     const body = serializer === null ? REFUSED : ((serializer === undefined ? JSON.stringify(data) : serializer.serialize(data)) ?? 'null');
-    this.jsonData = data;
-    this.jsonBody = body;
-    this.jsonStatus = this.statusCode;
+    this[JSON_DATA] = data;
+    this[JSON_BODY] = body;
+    this[JSON_STATUS] = this.statusCode;
     return body;
   }
 
@@ -129,12 +138,12 @@ export class TernResponse {
    * body was not replaced since), writes the value again with the final status's model, so
    * `res.json(user); res.status(201)` is filtered by what 201 declares.
    */
-  settleJson(): void {
+  [SETTLE_JSON](): void {
     const serializers = this.serializers;
-    if (serializers === undefined || this.jsonBody === undefined || this.body !== this.jsonBody) return;
+    if (serializers === undefined || this[JSON_BODY] === undefined || this.body !== this[JSON_BODY]) return;
     const final = serializers.forStatus(this.statusCode);
     // A final status that declares nothing keeps a body its first status's model filtered.
-    if (this.statusCode !== this.jsonStatus && final !== serializers.forStatus(this.jsonStatus) && final !== null) this.body = this.serializeDeclared(this.jsonData);
+    if (this.statusCode !== this[JSON_STATUS] && final !== serializers.forStatus(this[JSON_STATUS]) && final !== null) this.body = this.serializeDeclared(this[JSON_DATA]);
     if (this.body === REFUSED) {
       // No declaration filtered this body: none of it is sent.
       this.statusCode = 500;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { TernResponse } from './response';
+import { JSON_BODY, SETTLE_JSON, type TernResponse } from './response';
 import { writeStreamBody, type StreamContext } from './write-stream';
 
 const NO_BODY = new Set([204, 304]);
@@ -25,7 +25,7 @@ export function writeResponse(raw: ServerResponse, res: TernResponse, closeConne
     streamBody?.discard();
     return;
   }
-  if (res.serializers !== undefined) res.settleJson();
+  if (res.serializers !== undefined) res[SETTLE_JSON]();
   const headers = res.headers;
   if (streamBody) {
     if (res.body === null) {
@@ -39,7 +39,7 @@ export function writeResponse(raw: ServerResponse, res: TernResponse, closeConne
   let body = NO_BODY.has(res.statusCode) ? null : res.body;
   if (typeof body === 'string' && body.length > LARGE_TEXT && raw.req?.method !== 'HEAD') {
     body = res.body = Buffer.from(body);
-    res.jsonBody = undefined;
+    res[JSON_BODY] = undefined;
   }
   // A handler that asked for chunked framing gets it; RFC 9112 §6.1 forbids sending both.
   if (headers['transfer-encoding'] !== undefined) delete headers['content-length'];

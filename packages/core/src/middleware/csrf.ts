@@ -9,7 +9,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import { FORM_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
-import type { MultipartOptions } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
@@ -105,9 +104,8 @@ function comesFromAnotherSite(req: TernRequest): boolean {
 async function tokenInBody(req: TernRequest, fieldName: string): Promise<string | undefined> {
   if (!req.hasBody) return undefined;
   const type = mediaTypeOf(req.raw);
-  // A multipart body is read with the route's own limits: the handler gets the same result.
-  const multipart = (req.route as { options?: { multipart?: MultipartOptions } } | undefined)?.options?.multipart;
-  const fields = type === FORM_TYPE ? await req.form() : type === MULTIPART_TYPE ? (await req.multipart(multipart)).fields : undefined;
+  // A multipart body is read with the route's own limits (`req.multipart()`'s default): the handler gets the same result.
+  const fields = type === FORM_TYPE ? await req.form() : type === MULTIPART_TYPE ? (await req.multipart()).fields : undefined;
   const value = fields?.[fieldName];
   return typeof value === 'string' ? value : undefined;
 }

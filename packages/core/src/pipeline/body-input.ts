@@ -15,7 +15,7 @@ const readJson: BodyInput = (req) => req.json();
 
 export function compileBodyInput(route: CompiledRoute): BodyInput {
   // The options table checked that `consumes` lists only types a request model can be read from.
-  const { consumes, multipart } = route.spec;
+  const { consumes } = route.spec;
   if (consumes === undefined) return readJson;
   const accepted = new Set(consumes);
   if (accepted.size === 1 && accepted.has(JSON_TYPE)) return readJson;
@@ -33,7 +33,7 @@ export function compileBodyInput(route: CompiledRoute): BodyInput {
     if (type !== undefined) {
       if (json && isJsonType(type)) return req.json();
       if (form && type === FORM_TYPE) return req.form();
-      if (parts && type === MULTIPART_TYPE) return req.multipart(multipart).then((body) => body.fields);
+      if (parts && type === MULTIPART_TYPE) return req.multipart().then((body) => body.fields);
     }
     return Promise.reject(requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type ${list}, got ${type === undefined ? 'none' : `'${type}'`}.`));
   };

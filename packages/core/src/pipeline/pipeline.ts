@@ -24,7 +24,7 @@ import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
 import { otherSlashForm, slashRedirectLocation, type TrailingSlash } from './trailing-slash';
 import { settleFlashes } from '../http/flash';
-import { flashKey } from '../http/request';
+import { flashKey, RAW_RESPONSE } from '../http/request';
 import { traceStep, tracingRequested } from './tracing';
 
 /** Routing errors found before app middleware runs, answered after it (so it can still act). */
@@ -96,7 +96,7 @@ export class RequestPipeline {
     const { path, search } = splitTarget(rawReq.url ?? '/');
     const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
-    req.rawResponse = rawRes;
+    req[RAW_RESPONSE] = rawRes;
     if (this.identify !== undefined) this.identify(req, res);
     if (this.observe !== undefined) this.observe(req, res);
     let found: Lookup<ServedRoute> = path ? this.table.lookup(rawReq.method as string, path) : { error: badTarget() };

@@ -4,7 +4,7 @@
  * shapes field by field; what the model never writes (`@Exclude()`) is not checked.
  */
 import { TernError } from '../errors';
-import type { TernResponse } from '../http/response';
+import { JSON_BODY, JSON_DATA, type TernResponse } from '../http/response';
 import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
 import type { CompiledRoute } from '../routing/compile';
 import type { ResponseSchema } from '../routing/types';
@@ -41,13 +41,13 @@ export function contractCheck(
   for (const [key, schema] of schemas) checks.set(key, checkFor(schema, validators as Map<Function, ModelValidator<object>>, options));
   return (res) => {
     // Only a body `json()` wrote on this route and that nothing replaced since is checked.
-    if (res.jsonBody === undefined || res.body !== res.jsonBody) return res;
+    if (res[JSON_BODY] === undefined || res.body !== res[JSON_BODY]) return res;
     const status = res.statusCode;
     const serializer = serializers.forStatus(status);
     if (serializer === undefined) return res;
     const check = checkForStatus(checks, status);
     if (check === undefined) return res;
-    const issues = check(serializer.filter(res.jsonData));
+    const issues = check(serializer.filter(res[JSON_DATA]));
     const fail = (found: ValidationIssue[]): TernResponse => {
       if (found.length > 0) throw contractViolated(route, status, found);
       return res;

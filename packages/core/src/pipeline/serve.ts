@@ -1,4 +1,4 @@
-import { multipartLimitOf, type BodyLimits } from '../http/body';
+import type { BodyLimits } from '../http/body';
 import type { CompiledRoute } from '../routing/compile';
 import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
@@ -18,12 +18,14 @@ export interface ServedRoute extends CompiledRoute {
 export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: readonly Middleware[], options: TerminalOptions): ServedRoute[] {
   // The compiled route gains its `dispatch` in place: a spread copy with one more key took
   // ~650 bytes per route for the life of the app (V8 gives such a copy a map of its own).
-  return routes.map((route) => Object.assign(route, { dispatch: withRouteLimits(route, compose([...appMiddleware, ...route.middleware], routeTerminal(route, options)), options) }));
+  return routes.map((route) => {
+    const limits = routeLimits(route, options.limits);
+    return Object.assign(route, { dispatch: withRouteLimits(limits, compose([...appMiddleware, ...route.middleware], routeTerminal(route, limits, options)), options) });
+  });
 }
 
 /** A route with its own body limits hands them to the request before any middleware can read the body. */
-function withRouteLimits(route: CompiledRoute, chain: Step, options: TerminalOptions): Step {
-  const limits = routeLimits(route, options.limits);
+function withRouteLimits(limits: BodyLimits, chain: Step, options: TerminalOptions): Step {
   if (limits === options.limits) return chain;
   return (req, res) => {
     useRouteLimits(req, limits);
@@ -33,10 +35,10 @@ function withRouteLimits(route: CompiledRoute, chain: Step, options: TerminalOpt
 
 /** The largest body any route (or the app) accepts: what the server refuses before routing (`Expect: 100-continue`). */
 export function largestBodyLimit(routes: readonly CompiledRoute[], limits: BodyLimits): number {
-  let largest = Math.max(limits.bodyLimit, multipartLimitOf(limits));
+  let largest = Math.max(limits.bodyLimit, limits.multipartLimit);
   for (const route of routes) {
     const own = routeLimits(route, limits);
-    if (own !== limits) largest = Math.max(largest, own.bodyLimit, multipartLimitOf(own));
+    if (own !== limits) largest = Math.max(largest, own.bodyLimit, own.multipartLimit);
   }
   return largest;
 }

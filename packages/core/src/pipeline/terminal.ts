@@ -3,8 +3,9 @@
  * per route in `ready()`.
  */
 import { requestError } from '../errors/request-error';
-import { declaredLengthExceeds, multipartLimitOf, payloadTooLarge, type BodyLimits } from '../http/body';
+import { declaredLengthExceeds, payloadTooLarge, type BodyLimits } from '../http/body';
 import { contentTypeCheck } from '../http/media-type';
+import { resolveLimits } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
@@ -24,27 +25,23 @@ const MULTIPART = /^\s*multipart\/form-data\b/i;
 
 /**
  * The body limits a route's requests are read with: the app's object itself when the route sets
- * none (the request keeps it, nothing per request), else a copy with the route's own.
+ * none (the request keeps it, nothing per request), else a copy with the route's own, its
+ * `multipart` limits resolved here, once, rather than by each request that reads the body.
  */
 export function routeLimits(route: CompiledRoute, limits: BodyLimits): BodyLimits {
-  const { bodyLimit, multipartLimit } = route.spec;
-  if (bodyLimit === undefined && multipartLimit === undefined) return limits;
-  return {
-    jsonDepthLimit: limits.jsonDepthLimit,
-    formFieldLimit: limits.formFieldLimit,
-    bodyLimit: bodyLimit ?? limits.bodyLimit,
-    multipartLimit: multipartLimit ?? multipartLimitOf(limits),
-  };
+  const { bodyLimit, multipartLimit, multipart } = route.spec;
+  if (bodyLimit === undefined && multipartLimit === undefined && multipart === undefined) return limits;
+  const own = { ...limits, bodyLimit: bodyLimit ?? limits.bodyLimit, multipartLimit: multipartLimit ?? limits.multipartLimit };
+  return { ...own, multipart: multipart && resolveLimits(multipart, own.multipartLimit) };
 }
 
-export function routeTerminal(route: CompiledRoute, options: TerminalOptions): Step {
+/** `limits`: the route's, as `routeLimits` gives them. */
+export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options: TerminalOptions): Step {
   // A mounted Node listener answers on the raw response itself; body rules are its own business.
   const { mount } = route;
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, statusCode } = route;
-  const limits = routeLimits(route, options.limits);
-  const { bodyLimit } = limits;
-  const multipartLimit = multipartLimitOf(limits);
+  const { bodyLimit, multipartLimit } = limits;
   const { validator } = route;
   // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).
   const read = validator ? compileBodyInput(route) : undefined;

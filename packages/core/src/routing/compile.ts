@@ -41,8 +41,7 @@ export interface CompiledRoute {
   /** Container middleware (outer first) then the route's own. */
   readonly middleware: readonly Middleware[];
   readonly handler: Handler;
-  readonly requestModel?: Function;
-  /** The request model's validator, compiled once here. */
+  /** The request model's (`spec.requestModel`) validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
   readonly statusCode: number;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
@@ -145,7 +144,7 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
 function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): CompiledRoute {
   const declared = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
-  const source = `${route.methods.join(',')} ${rawPath}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
+  const source = `${[route.methods, rawPath].join(' ').trimStart()}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
   const o = routeSpec({ ...declared, methods: route.methods }, `Route ${source}`);
   const path = compilePath(rawPath, source);
   if (!route.handler) {
@@ -160,13 +159,12 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
     spec: o,
     rawPath,
     path,
-    methods: route.methods,
+    methods: o.methods as string[],
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
-    requestModel: o.requestModel,
     validator: o.requestModel ? compileRequestModel(o.requestModel, o.forbidUnknownProperties, source, options) : undefined,
     statusCode: o.statusCode ?? 200,
     internal: options.internal === true,

@@ -86,11 +86,11 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
     params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName, schema: converterSchema(p) }))),
     pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
     requestModel:
-      route.requestModel && route.validator
-        ? Object.freeze({ name: route.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
+      route.spec.requestModel && route.validator
+        ? Object.freeze({ name: route.spec.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
         : undefined,
     checksInput:
-      route.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
+      route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
   });
 }

@@ -53,10 +53,9 @@ export class Routes<P extends string = string> {
     this.path = path;
     this.handler = handler;
     this.handlerInput = handlerInput;
-    if (!Array.isArray(methods) || !methods.every((m) => typeof m === 'string')) {
-      throw new TernTypeError('TERN_INVALID_ARGUMENT', `Routes '${path}': methods must be a list of method names such as ['GET', 'POST'].`);
-    }
-    this.methods = [...new Set(methods.map((m) => m.toUpperCase()))];
+    // A list is normalised now (`match` reads it); anything else is kept as given, for `ready()`,
+    // where the route options table refuses it naming the route, like any other option.
+    this.methods = Array.isArray(methods) ? [...new Set(methods.map((m) => (typeof m === 'string' ? m.toUpperCase() : m)))] : methods;
     // One pass over the definition (a thousand routes at startup): the options are every key but
     // path, handler and methods; `extra` adds `x-*` extensions and any key from untyped code
     // that is not a route option, kept so the startup error (routing/route-options.ts) can name it.

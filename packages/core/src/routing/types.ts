@@ -114,7 +114,10 @@ export interface RouteOptions {
    * `req.stream()`. Documented as the request body's content types.
    */
   consumes?: string[];
-  /** Limits of a multipart body read for the `requestModel` or a controller's uploaded files. */
+  /**
+   * Limits of this route's multipart body, resolved in `ready()`: what the `requestModel`, a
+   * controller's uploaded files, `csrf()` and `req.multipart()`/`req.parts()` without options read with.
+   */
   multipart?: MultipartOptions;
   /**
    * `false` sends this route's JSON bodies as the handler gave them, even where `responses`

@@ -4,12 +4,11 @@
  * through the package root; there is no `@tern/core/validation` entry point.
  *
  * @example
- * import { compileModel } from '@tern/core';
- * const validateBody = compileModel(CreateUserDto, { forbidNonWhitelisted: true });
+ * import { defaultModelCompiler } from '@tern/core';
+ * const validateBody = defaultModelCompiler.compile(CreateUserDto, { forbidNonWhitelisted: true });
  * const result = await validateBody(JSON.parse(text));
  * if (!result.ok) console.log(result.errors); // [{ path: 'address.city', message: 'city must be a string' }]
  */
-export { compileModel } from './compile';
 export type { CompileOptions, ModelValidator, ValidationIssue, ValidationResult } from './types';
 export { defaultModelCompiler, createClassValidatorCompiler } from './class-validator/compiler';
 export { Nullable } from './class-validator/nullable';

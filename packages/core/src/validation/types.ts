@@ -28,7 +28,7 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: 
  * How a compiled validator treats properties the model does not declare.
  *
  * @example
- * compileModel(CreateUser, { forbidNonWhitelisted: true }); // `extra` → 'property extra should not exist'
+ * defaultModelCompiler.compile(CreateUser, { forbidNonWhitelisted: true }); // `extra` → 'property extra should not exist'
  */
 export interface CompileOptions {
   /** Strip properties that carry no class-validator decorator (default `true`). */
@@ -62,12 +62,12 @@ export interface CompileOptions {
 }
 
 /**
- * What `compileModel` returns: call it per request with the parsed JSON. It answers synchronously
+ * What `ModelCompiler.compile` returns: call it per request with the parsed JSON. It answers synchronously
  * on the native path, and with a Promise when the model falls back to class-validator (or, for a
  * native model, when one input holds something only class-transformer handles: see README.md).
  *
  * @example
- * const validateUser = compileModel(CreateUser);
+ * const validateUser = defaultModelCompiler.compile(CreateUser);
  * const result = await validateUser(body); // `await` covers both answers
  * if (!validateUser.native) log.warn(validateUser.fallbackReasons);
  */

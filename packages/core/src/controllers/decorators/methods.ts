@@ -41,7 +41,7 @@ function mappingDecorator(method?: MappedMethod): MappingDecorator<RouteOptions>
 
 /**
  * `GET path` served by the decorated method. `options` takes every `Routes` option (`name`,
- * `summary`, `responses`, `security`, `statusCode`, …; unknown keys are kept as route metadata).
+ * `summary`, `responses`, `security`, `statusCode`, …; your own metadata goes under `extra`).
  * The path defaults to `/`, which serves the controller's prefix itself.
  *
  * @example

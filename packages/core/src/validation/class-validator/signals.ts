@@ -1,6 +1,6 @@
 /**
  * Non-local exits of the native path, thrown as unique objects (no stack capture) and caught once
- * in `compileModel`: they are rare, and threading them through every return would slow the
+ * in the compiled validator: they are rare, and threading them through every return would slow the
  * common case.
  */
 
