@@ -26,6 +26,39 @@ function echoApp(config?: MakeConfig) {
 const json = { 'content-type': 'application/json' };
 
 describe('JSON bodies', () => {
+  it('parses the same body whether or not middleware read its text first, for every spelling of the JSON type', async () => {
+    const app = new TernApp();
+    const texts: string[] = [];
+    app.post('/plain', { requestModel: CreateUser, statusCode: 201 }, async (req) => ({ body: req.body }));
+    app.post(
+      '/read-first',
+      {
+        requestModel: CreateUser,
+        statusCode: 201,
+        middleware: [
+          async (req, _res, next) => {
+            texts.push(await req.text());
+            return next();
+          },
+        ],
+      },
+      async (req) => ({ body: req.body, again: await req.text() }),
+    );
+    const payload = '{"name":"Zoë \\"Z\\"","age":3,"extra":true}';
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'application/vnd.api+json']) {
+      const plain = await app.inject({ method: 'POST', url: '/plain', headers: { 'content-type': type }, payload });
+      expect(plain.statusCode).toBe(201);
+      expect(plain.json()).toEqual({ body: { name: 'Zoë "Z"', age: 3 } });
+      const first = await app.inject({ method: 'POST', url: '/read-first', headers: { 'content-type': type }, payload });
+      expect(first.json()).toEqual({ body: { name: 'Zoë "Z"', age: 3 }, again: payload });
+    }
+    expect(texts).toHaveLength(5);
+    for (const type of ['text/plain', 'application/jsonx', 'application/json-patch']) {
+      const refused = await app.inject({ method: 'POST', url: '/plain', headers: { 'content-type': type }, payload });
+      expect(refused.statusCode).toBe(415);
+    }
+  });
+
   it('answers 400 for invalid JSON', async () => {
     const response = await echoApp().inject({ method: 'POST', url: '/echo', headers: json, payload: '{"a":' });
     expect(response.statusCode).toBe(400);

@@ -19,6 +19,8 @@ export const MULTIPART_TYPE = 'multipart/form-data';
 export function mediaTypeOf(req: IncomingMessage): string | undefined {
   const header = req.headers['content-type'];
   if (header === undefined) return undefined;
+  // What JSON clients send, spelled exactly: nothing to parse.
+  if (header === JSON_TYPE || header === 'application/json; charset=utf-8') return JSON_TYPE;
   try {
     return fastContentTypeParse.parse(header).type;
   } catch {

@@ -182,7 +182,12 @@ export class TernRequest<P = Record<string, UntypedParam>> {
       } catch (err) {
         return Promise.reject(err);
       }
-      this.jsonValue = this.text().then((text) => parseJson(text, this.limits.jsonDepthLimit));
+      // Straight from the bytes when nothing asked for the text: one step less per request.
+      const depthLimit = this.limits.jsonDepthLimit;
+      this.jsonValue =
+        this.bodyText === undefined
+          ? this.buffer().then((buf) => parseJson(buf.toString('utf8'), depthLimit))
+          : this.bodyText.then((text) => parseJson(text, depthLimit));
     }
     return this.jsonValue as Promise<T>;
   }

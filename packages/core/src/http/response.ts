@@ -48,7 +48,7 @@ export interface JsonSerializers {
    * writes it; `null` when no JSON may be sent with it (filtering fails closed: if the status is
    * still that one when the response is written, the answer is a 500).
    */
-  forStatus(statusCode: number): { serialize(value: unknown): string | undefined } | undefined | null;
+  forStatus(statusCode: number): { serialize(value: unknown): string | undefined; bytes?(value: unknown): Buffer | undefined } | undefined | null;
 }
 
 /**
@@ -76,7 +76,7 @@ export class TernResponse {
    */
   serializers: JsonSerializers | undefined = undefined;
   [JSON_DATA]: unknown = undefined;
-  [JSON_BODY]: string | undefined = undefined;
+  [JSON_BODY]: string | Buffer | undefined = undefined;
   [JSON_STATUS] = 0;
 
   /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
@@ -111,7 +111,11 @@ export class TernResponse {
     return this;
   }
 
-  /** Sends `data` as JSON. `res.json(null, 204)` (or 304) sends an empty body. */
+  /**
+   * Sends `data` as JSON. `res.json(null, 204)` (or 304) sends an empty body. On a route whose
+   * declared response model filters the status, `res.body` is then the filtered JSON as UTF-8
+   * bytes (a `Buffer`), else a string.
+   */
   json(data: unknown, statusCode?: number): this {
     if (statusCode !== undefined) this.status(statusCode);
     if ((data === null || data === undefined) && (this.statusCode === 204 || this.statusCode === 304)) {
@@ -124,9 +128,11 @@ export class TernResponse {
   }
 
   /** `json()` on a filtering route: the status's declared model decides what is written. */
-  private serializeDeclared(data: unknown): string {
+  private serializeDeclared(data: unknown): string | Buffer {
     const serializer = (this.serializers as JsonSerializers).forStatus(this.statusCode);
-    const body = serializer === null ? REFUSED : ((serializer === undefined ? JSON.stringify(data) : serializer.serialize(data)) ?? 'null');
+    // A compiled serializer's bytes go to the socket as they are (no decode and re-encode).
+    const body =
+      serializer === null ? REFUSED : ((serializer === undefined ? JSON.stringify(data) : serializer.bytes !== undefined ? serializer.bytes(data) : serializer.serialize(data)) ?? 'null');
     this[JSON_DATA] = data;
     this[JSON_BODY] = body;
     this[JSON_STATUS] = this.statusCode;

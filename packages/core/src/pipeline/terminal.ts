@@ -7,6 +7,7 @@ import { declaredLengthExceeds, payloadTooLarge, type BodyLimits } from '../http
 import { contentTypeCheck } from '../http/media-type';
 import { resolveLimits } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
 import type { ValidationResult } from '../validation';
 import { compileBodyInput, type BodyInput } from './body-input';
@@ -68,7 +69,8 @@ export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options:
       }
     }
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
-    const validated = validateBody(req, validator, read as BodyInput).then((body) => {
+    // One `then` from the parsed body to the handler: no async layer, no step per stage.
+    const validated = validateBody(req, validator, read as BodyInput, (body) => {
       req.body = body;
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });
@@ -77,21 +79,29 @@ export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options:
   return responses ? withDeclaredResponses(serve, responses) : serve;
 }
 
-async function validateBody(
+/** Reads and validates the body, then hands the valid model to `then`; rejects with the 422 (or the read's 4xx). */
+function validateBody(
   req: TernRequest,
   validator: (input: unknown) => ValidationResult<object> | Promise<ValidationResult<object>>,
   read: BodyInput,
-): Promise<object> {
+  then: (body: object) => Promise<TernResponse>,
+): Promise<TernResponse> {
   if (!req.hasBody) {
-    throw requestError('TERN_VALIDATION_FAILED', 'Request body is required.', {
-      errors: [{ path: '', message: 'request body is required' }],
-    });
+    return Promise.reject(
+      requestError('TERN_VALIDATION_FAILED', 'Request body is required.', {
+        errors: [{ path: '', message: 'request body is required' }],
+      }),
+    );
   }
-  const pending = validator(await read(req));
-  // Compiled models answer synchronously; only the class-validator fallback returns a promise.
-  const result = pending instanceof Promise ? await pending : pending;
-  if (!result.ok) {
-    throw requestError('TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors, errorsOmitted: result.omitted });
-  }
-  return result.value;
+  const settle = (result: ValidationResult<object>): Promise<TernResponse> => {
+    if (!result.ok) {
+      throw requestError('TERN_VALIDATION_FAILED', 'Request body failed validation.', { errors: result.errors, errorsOmitted: result.omitted });
+    }
+    return then(result.value);
+  };
+  return read(req).then((input) => {
+    const pending = validator(input);
+    // Compiled models answer synchronously; only the class-validator fallback returns a promise.
+    return pending instanceof Promise ? pending.then(settle) : settle(pending);
+  });
 }

@@ -6,7 +6,7 @@
  * Only property names (as JSON string literals, which are valid JavaScript string literals) are
  * written into the source; the helpers are passed in as arguments.
  */
-import { BYTE_HELPERS, MAX_RESPONSE_DEPTH, OMITTED, writeToString, type ByteWriter } from './json-bytes';
+import { BYTE_HELPERS, MAX_RESPONSE_DEPTH, OMITTED, writeToBytes, writeToString, type ByteWriter } from './json-bytes';
 import { isBoxedPrimitive, isStandardDate, scalarOf, unbox } from './json-values';
 import { filterValue } from './filter';
 import { holdsScalar, type FieldPlan, type ObjectPlan, type RecordPlan, type ValuePlan } from './plan';
@@ -21,17 +21,21 @@ const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, u
  *
  * @example
  * const write = generatedWriter(planResponse(UserDto, defaultModelCompiler)!);
- * write(user, ''); // '{"id":1,"email":"ada@example.com"}'
+ * write.text(user, ''); // '{"id":1,"email":"ada@example.com"}'
+ * write.bytes(user, ''); // the same as UTF-8 bytes
  */
-export function generatedWriter(root: ObjectPlan): ValueWriter {
+export function generatedWriter(root: ObjectPlan): { text: ValueWriter; bytes: BytesWriter } {
   const plans = reachable(root);
   const index = new Map(plans.map((plan, i) => [plan, i]));
   const records: RecordPlan[] = [];
   const source = plans.map((plan, i) => `${entryFunctions(i)}\n${fieldsFunction(plan, `f${i}`, index, records)}`).join('\n');
   const body = `'use strict';\n${source}\nreturn m0;`;
   const writeRoot = new Function(...Object.keys(HELPERS), 'records', body)(...Object.values(HELPERS), records) as ByteWriter;
-  return (value, key) => writeToString(writeRoot, value, key);
+  return { text: (value, key) => writeToString(writeRoot, value, key), bytes: (value, key) => writeToBytes(writeRoot, value, key) };
 }
+
+/** A writer that hands back the JSON as UTF-8 bytes (`undefined` where `JSON.stringify` gives `undefined`). */
+export type BytesWriter = (value: unknown, key: string | number) => Buffer | undefined;
 
 /**
  * What `declaredObjectWriter` (writers.ts) does, generated once per declared object so that

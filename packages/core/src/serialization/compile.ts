@@ -5,7 +5,7 @@
  */
 import type { ResponseSchema } from '../routing/types';
 import type { ModelCompiler } from '../validation/model-compiler';
-import { generatedWriter } from './codegen';
+import { generatedWriter, type BytesWriter } from './codegen';
 import { filterValue } from './filter';
 import { planResponse } from './plan';
 import { closureWriter, type ValueWriter } from './writers';
@@ -21,6 +21,8 @@ import { closureWriter, type ValueWriter } from './writers';
 export interface ResponseSerializer {
   /** The JSON text of the filtered value; `undefined` where `JSON.stringify` gives `undefined`. */
   serialize(value: unknown): string | undefined;
+  /** The same JSON as UTF-8 bytes: what `res.json()` sends (no decode to a string and encode back). */
+  bytes(value: unknown): Buffer | undefined;
   /** The filtered value: declared objects as plain objects holding only their declared fields. */
   filter(value: unknown): unknown;
   /** True when `serialize` is generated code, false when it runs on closures (codegen disallowed or off). */
@@ -62,10 +64,14 @@ export function compileResponseSerializer(
   const plan = planResponse(schema, options.modelCompiler);
   if (plan === undefined) return undefined;
   let write: ValueWriter = closureWriter(plan);
+  let bytes: BytesWriter = (value, key) => {
+    const text = write(value, key);
+    return text === undefined ? undefined : Buffer.from(text);
+  };
   let generated = false;
   if (options.codegen !== false) {
     try {
-      write = generatedWriter(plan);
+      ({ text: write, bytes } = generatedWriter(plan));
       generated = true;
     } catch (error) {
       if (!(error instanceof EvalError)) throw error; // code generation disallowed: closures do the same
@@ -73,6 +79,7 @@ export function compileResponseSerializer(
   }
   return {
     serialize: (value) => write(value, ''),
+    bytes: (value) => bytes(value, ''),
     filter: (value) => filterValue(plan, value, ''),
     generated,
   };

@@ -68,12 +68,36 @@ export type ByteWriter = (position: number, value: unknown, key: string | number
  * writeToString((p, v) => putNumber(p, v as number), 42, ''); // '42'
  */
 export function writeToString(write: ByteWriter, value: unknown, key: string | number): string | undefined {
+  return written(write, value, key, asString);
+}
+
+/**
+ * As `writeToString`, but hands back a copy of the UTF-8 bytes: what a response sends. Reading
+ * the bytes back as a string costs a UTF-8 decode (slow as soon as one character is not ASCII)
+ * and the socket write encodes it all again; a copy is one `memcpy`.
+ *
+ * @example
+ * writeToBytes((p, v) => putString(p, v as string), 'café', ''); // <Buffer 22 63 61 66 c3 a9 22>
+ */
+export function writeToBytes(write: ByteWriter, value: unknown, key: string | number): Buffer | undefined {
+  return written(write, value, key, asBytes);
+}
+
+const asString = (end: number): string => encoder.toString('utf8', 0, end);
+
+function asBytes(end: number): Buffer {
+  const out = Buffer.allocUnsafe(end);
+  encoder.copy(out, 0, 0, end);
+  return out;
+}
+
+function written<T>(write: ByteWriter, value: unknown, key: string | number, read: (end: number) => T): T | undefined {
   const outer = writing ? bytes : undefined;
   if (outer !== undefined) useBuffer(new Uint8Array(INITIAL_SIZE));
   writing = true;
   try {
     const end = write(0, value, key);
-    return end === OMITTED ? undefined : encoder.toString('utf8', 0, end);
+    return end === OMITTED ? undefined : read(end);
   } finally {
     if (outer !== undefined) useBuffer(outer);
     else {
