@@ -18,7 +18,10 @@ export const MULTIPART_TYPE = 'multipart/form-data';
  */
 export function mediaTypeOf(req: IncomingMessage): string | undefined {
   const header = req.headers['content-type'];
-  if (header === undefined) return undefined;
+  return header === undefined ? undefined : parseMediaType(header);
+}
+
+function parseMediaType(header: string): string {
   try {
     return fastContentTypeParse.parse(header).type;
   } catch {
@@ -64,12 +67,7 @@ export function contentTypeCheck(ranges: readonly string[] | undefined): ((heade
   return (header, hasBody) => {
     if (!hasBody) return;
     if (header === undefined) throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `This route accepts ${accepted}; the request has no Content-Type.`);
-    let type: string;
-    try {
-      type = fastContentTypeParse.parse(header).type;
-    } catch {
-      throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
-    }
+    const type = parseMediaType(header);
     if (exact.has(type) || prefixes.some((p) => type.startsWith(p))) return;
     throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `This route accepts ${accepted}, not '${type}'.`);
   };
