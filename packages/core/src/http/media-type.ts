@@ -21,6 +21,11 @@ export function mediaTypeOf(req: IncomingMessage): string | undefined {
   if (header === undefined) return undefined;
   // What JSON clients send, spelled exactly: nothing to parse.
   if (header === JSON_TYPE || header === 'application/json; charset=utf-8') return JSON_TYPE;
+  return parseMediaType(header);
+}
+
+/** A Content-Type header's media type, lowercased without parameters; a malformed header is a 400. */
+function parseMediaType(header: string): string {
   try {
     return fastContentTypeParse.parse(header).type;
   } catch {
@@ -66,12 +71,7 @@ export function contentTypeCheck(ranges: readonly string[] | undefined): ((heade
   return (header, hasBody) => {
     if (!hasBody) return;
     if (header === undefined) throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `This route accepts ${accepted}; the request has no Content-Type.`);
-    let type: string;
-    try {
-      type = fastContentTypeParse.parse(header).type;
-    } catch {
-      throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
-    }
+    const type = parseMediaType(header);
     if (exact.has(type) || prefixes.some((p) => type.startsWith(p))) return;
     throw requestError('TERN_UNSUPPORTED_MEDIA_TYPE', `This route accepts ${accepted}, not '${type}'.`);
   };
