@@ -86,7 +86,7 @@ describe('the OpenAPI document at startup', () => {
   it('fails ready() when a converter schema on a plain route is not JSON, and when an x- extension is not', async () => {
     class HugeConvertor extends Convertor<bigint> {
       regex = '[0-9]+';
-      openapi = { type: 'integer', maximum: 10n ** 30n };
+      override openapi = { type: 'integer', maximum: 10n ** 30n };
       convert(value: string) {
         return BigInt(value);
       }
