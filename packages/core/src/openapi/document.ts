@@ -52,7 +52,8 @@ const DOCUMENTED_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', '
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its compiled routes and its OpenAPI settings.
- * `app.ready()` calls it once and serves the result; call it yourself to write the document to
+ * `app.ready()` runs its checks (`checkOpenAPIDocument`) and the app builds it on the first
+ * request for the document, then serves those bytes; call it yourself to write the document to
  * a file (e.g. for a client generator in CI).
  *
  * Tern's own routes, routes with `excludeFromSchema` (or inside an excluded router, group or
@@ -64,6 +65,56 @@ const DOCUMENTED_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', '
  * writeFileSync('openapi.json', JSON.stringify(document, null, 2));
  */
 export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): OpenAPIObject {
+  return buildDocument(routes, config, options, false);
+}
+
+/**
+ * Every check building the document makes, so `app.ready()` fails where building it would,
+ * without describing the operations that cannot fail: those whose options are only names,
+ * texts, tags, security and the like (`CANNOT_FAIL`), with no models, responses, parameters or
+ * `x-` extensions. Their path parameters' converter schemas are checked (once each). What is
+ * built is serialized as the served document would be, so a value JSON cannot hold fails here.
+ * The served document is then built on its first request (`openapi/routes.ts`) by
+ * `buildOpenAPIDocument`, the same code.
+ */
+export function checkOpenAPIDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions = {}): void {
+  JSON.stringify(buildDocument(routes, config, options, true));
+}
+
+/**
+ * Route options the operation of a route is built from without anything that can throw: strings
+ * and flags the options table checked, security the security check read. Any other option (a
+ * model, responses, parameters, media types, `x-` extensions…) makes the operation one that
+ * `checkOpenAPIDocument` builds.
+ */
+const CANNOT_FAIL = new Set<string>([
+  'name',
+  'summary',
+  'description',
+  'operationId',
+  'tags',
+  'security',
+  'deprecated',
+  'excludeFromSchema',
+  'statusCode',
+  'middleware',
+  'methods',
+  'bodyLimit',
+  'multipartLimit',
+  'declaredIn',
+  'forbidUnknownProperties',
+  'responseFiltering',
+  'formTemplate',
+]);
+
+function cannotFail(route: RouteInfo): boolean {
+  if (route.uploads !== undefined) return false;
+  for (const key in route.options) if (!CANNOT_FAIL.has(key)) return false;
+  for (const key in route.extra) if (key.startsWith('x-')) return false;
+  return true;
+}
+
+function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, options: DocumentOptions, checkOnly: boolean): OpenAPIObject {
   validateSecurityRequirements(routes, config);
   // openapi3-ts's InfoObject lacks 3.1's `summary`; the object is plain JSON either way.
   const info: OpenAPIObject['info'] & { summary?: string } = { title: config.title, version: config.version };
@@ -93,7 +144,19 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   // A Map while collecting: an object gaining a thousand keys one by one gets a new hidden class
   // per key until V8 turns it into a dictionary (~0.5 ms of 16 at 1,000 routes).
   const paths = new Map<string, PathItemObject>();
+  // checkOnly: the converter schemas of skipped operations, each serialized once as the document would be.
+  const checkedSchemas = new Set<unknown>();
+  let skipped = false;
   for (const operation of operations) {
+    if (checkOnly && cannotFail(operation.route)) {
+      skipped = true;
+      for (const param of operation.route.params) {
+        if (checkedSchemas.has(param.schema)) continue;
+        checkedSchemas.add(param.schema);
+        JSON.stringify(param.schema);
+      }
+      continue;
+    }
     const { path, names } = context.templates.templateFor(operation.route);
     let item = paths.get(path);
     if (!item) paths.set(path, (item = {}));
@@ -107,6 +170,8 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
     }
     (item as Record<string, OperationObject>)[key] = buildOperation(operation, names, context);
   }
+  // A skipped operation lists Tern's own error answers (413 at least), described by the app's problemResponses schema.
+  if (skipped && problemBody && config.problemResponses) describeShape(registry, problemBody.schema, 'openapi.problemResponses.schema', 'response');
   spec.paths = manyKeysObject<PathItemObject>();
   for (const [path, item] of paths) spec.paths[path] = item;
 
