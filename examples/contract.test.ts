@@ -34,8 +34,6 @@ const examples: Array<[string, () => TernApp, ContractOptions?]> = [
   ['cors', () => corsApp(), {}],
   ['di', () => diApp(), {}],
   ['downloads', () => downloadsApp(), {}],
-  // Issue 24 item 7 (i24model): `published` is a date (`2026-11-09`) that @IsDateString accepts
-  // and the document calls `format: date-time`. Remove the skip once the schema says `date`.
   ['file-router-site', () => fileRouterSiteApp(), {}],
   ['groups', () => groupsApp().app, {}],
   ['lifecycle', () => lifecycleApp(), {}],
