@@ -151,9 +151,11 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   const parameters = mergeParameters(pathParameters(route, names, context.maxParamLength), declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
-  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, 'request') : undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const { uploads } = route;
+  // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
+  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
   const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
@@ -249,9 +251,9 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
   return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
 }
 
-function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject | undefined {
+function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView | 'strict'): SchemaObject | ReferenceObject | undefined {
   try {
-    return registry.schemaFor(shape, view);
+    return view === 'strict' ? registry.strictRef(shape as Function) : registry.schemaFor(shape, view);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }
