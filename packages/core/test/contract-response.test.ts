@@ -31,7 +31,7 @@ describe('checkResponse', () => {
       'GET /items/{id} answered 200 with a body its schema refuses: /id must be number {"type":"number"}',
     );
     expect(checkResponse(document, 'GET', '/items/{id}', { status: 404, contentType: 'application/problem+json', body: '{"title":"Not Found"}' })).toMatch(/answered 404 with a body its schema refuses: \(body\) must have required property/);
-    expect(checkResponse(document, 'GET', '/items/{id}', { status: 418, body: '' })).toBe('GET /items/{id} answered 418, which the operation does not document (it documents 200, 404, 413, 422)');
+    expect(checkResponse(document, 'GET', '/items/{id}', { status: 418, body: '' })).toBe('GET /items/{id} answered 418, which the operation does not document (it documents 200, 404, 413, 414, 422)');
     expect(checkResponse(document, 'GET', '/items/{id}', { status: 200, contentType: 'text/plain', body: 'pen' })).toBe('GET /items/{id} answered 200 as text/plain, which documents application/json');
     // A route without a response model documents no content: a generated client types its body as absent.
     expect(checkResponse(document, 'GET', '/health', { status: 200, contentType: 'application/json', body: '{"ok":true}' })).toBe(

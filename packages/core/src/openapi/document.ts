@@ -20,7 +20,7 @@ import { describeRequestBody } from './request-body';
 import { applyProduces, readsJson, requestBodyOf } from './content';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
-import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
+import { addDeclaredProblems, addProblemResponses, describeDeclaredProblems, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
 import { SchemaRegistry, type ModelView } from './schema';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
@@ -203,8 +203,14 @@ function mergeParameters(generated: ParameterObject[], declared: ParameterObject
 function responses(route: RouteInfo, where: string, context: BuildContext): ResponsesObject {
   const options = route.options;
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
+  // An error status declared without a model is one Tern answers with a problem: see describeDeclaredProblems.
+  const problemDescriptions = new Map<string, string>();
+  const keepsProblems = context.config.problemResponses !== false;
   for (const [status, shape] of Object.entries(options.responses ?? {})) {
-    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response'), describeStatus(status, shape, route.statusCode));
+    const schema = describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response');
+    const description = describeStatus(status, shape, route.statusCode);
+    if (schema === undefined && keepsProblems && /^[45]/.test(status) && options.produces?.[Number(status)] === undefined) problemDescriptions.set(status, description);
+    else out[status] = response(schema, description);
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
   const { responseModel } = options;
@@ -236,6 +242,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       context.problems,
     );
   }
+  describeDeclaredProblems(out, problemDescriptions, context.problems);
   return out;
 }
 

@@ -103,6 +103,20 @@ export function addDeclaredProblems(responses: ResponsesObject, problems: Readon
   for (const [status, description] of Object.entries(problems ?? {})) if (responses[status] === undefined) responses[status] = refs.response(description);
 }
 
+/**
+ * Error statuses a route declares with a description only (`@ApiResponse(401, { description })`,
+ * `responses: { 404: { description } }`): Tern sends those as problems (its own answers, or an
+ * `HTTPException` the handler throws), so each keeps its problem body (the automatic one when
+ * there is one, its `WWW-Authenticate` header included) and takes the declared description.
+ * Call it after the automatic and `problems` responses are in.
+ */
+export function describeDeclaredProblems(responses: ResponsesObject, descriptions: ReadonlyMap<string, string>, refs: ProblemRefs): void {
+  for (const [status, description] of descriptions) {
+    const existing = responses[status] as ResponseObject | undefined;
+    responses[status] = existing?.content ? { ...existing, description } : refs.response(description, status === '422' ? 'validation' : 'problem');
+  }
+}
+
 /** What an operation's compiled route can answer by itself. */
 export interface ProblemFacts {
   /** The operation documents a request body: Tern reads it, so it can be too large or malformed. */
