@@ -26,6 +26,8 @@ class Account {
   @Get('/notes/{id:int}')
   @Security('bearerAuth')
   @ApiResponse(200, { id: Number })
+  @ApiResponse(401, { description: 'Token expired' })
+  @ApiResponse(422, { description: 'The id is not a number' })
   @ApiResponse(404, { description: 'No such note' })
   async note(@Param('id') id: number) {
     if (id !== 1) throw new HTTPException(404, `No note ${id}`);
@@ -38,9 +40,10 @@ function accountApp(): TernApp {
   app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
   app.addMiddleware(enforceSecurity(app, { bearerAuth: async (token: string) => (token === 'good' ? { user: 'ada' } : undefined) }));
   app.registerControllers([Account]);
-  app.get('/plain/{id:int}', { responses: { 200: { id: Number }, 404: { description: 'Gone' } } }, async (_req, _res, { id }) => {
+  app.get('/plain/{id:int}', { responses: { 200: { id: Number }, 404: { description: 'Gone' } }, problems: { 404: 'No such id' } }, async (_req, _res, { id }) => {
     throw new HTTPException(404, `No ${String(id)}`);
   });
+  app.get('/own/{id:int}', { responses: { 200: { id: Number }, 404: { description: 'Not here' } } }, async (_req, res) => res.json({ message: 'not found' }, 404));
   app.get('/text', { responses: { 404: { description: 'A text answer' } }, produces: { 404: 'text/plain' } }, async (_req, res) => res.status(404).text('none'));
   return app;
 }
@@ -71,14 +74,22 @@ describe('error statuses declared without a model', () => {
     expect(responses['401'].content?.['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
   });
 
-  test('a method-level 404 the handler throws, and a route option 404, are documented as problems', async () => {
+  test('method-level declarations of automatic statuses (401, 422) keep their problem bodies; the method wins over the class', async () => {
     const app = accountApp();
     const note = await responsesOf(app, '/account/notes/{id}');
-    expect(note['404']).toEqual({ description: 'No such note', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
-    const res = await app.inject({ url: '/account/notes/2', headers: { authorization: 'Bearer good' } });
-    expect(res.statusCode).toBe(404);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect((await responsesOf(app, '/plain/{id}'))['404'].content).toHaveProperty('application/problem+json');
+    expect(note['401'].description).toBe('Token expired');
+    expect(note['401'].content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
+    expect(note['422']).toEqual({ description: 'The id is not a number', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ValidationProblem' } } } });
+    const res = await app.inject({ url: '/account/notes/x', headers: { authorization: 'Bearer good' } });
+    expect([res.statusCode, res.headers['content-type']]).toEqual([422, expect.stringMatching(/^application\/problem\+json/)]);
+  });
+
+  test('a status Tern does not answer itself stays as declared, unless the route lists it in problems', async () => {
+    const app = accountApp();
+    // The handler decides the 404's body: `problems` says it is a problem; without it, only the description.
+    expect((await responsesOf(app, '/account/notes/{id}'))['404']).toEqual({ description: 'No such note' });
+    expect((await responsesOf(app, '/plain/{id}'))['404']).toEqual({ description: 'Gone', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect((await responsesOf(app, '/own/{id}'))['404']).toEqual({ description: 'Not here' });
   });
 
   test('a status whose media type `produces` names keeps what the route says', async () => {

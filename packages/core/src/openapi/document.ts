@@ -205,11 +205,10 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
   // An error status declared without a model is one Tern answers with a problem: see describeDeclaredProblems.
   const problemDescriptions = new Map<string, string>();
-  const keepsProblems = context.config.problemResponses !== false;
   for (const [status, shape] of Object.entries(options.responses ?? {})) {
     const schema = describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response');
     const description = describeStatus(status, shape, route.statusCode);
-    if (schema === undefined && keepsProblems && /^[45]/.test(status) && options.produces?.[Number(status)] === undefined) problemDescriptions.set(status, description);
+    if (schema === undefined && /^[45]/.test(status) && options.produces?.[Number(status)] === undefined) problemDescriptions.set(status, description);
     else out[status] = response(schema, description);
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
@@ -242,7 +241,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       context.problems,
     );
   }
-  describeDeclaredProblems(out, problemDescriptions, context.problems);
+  describeDeclaredProblems(out, problemDescriptions);
   return out;
 }
 

@@ -104,16 +104,16 @@ export function addDeclaredProblems(responses: ResponsesObject, problems: Readon
 }
 
 /**
- * Error statuses a route declares with a description only (`@ApiResponse(401, { description })`,
- * `responses: { 404: { description } }`): Tern sends those as problems (its own answers, or an
- * `HTTPException` the handler throws), so each keeps its problem body (the automatic one when
- * there is one, its `WWW-Authenticate` header included) and takes the declared description.
- * Call it after the automatic and `problems` responses are in.
+ * Error statuses a route declares with a description only (`@ApiResponse(401, { description })`):
+ * where Tern answers that status itself with a problem (an automatic response above) or the route
+ * lists it in `problems`, the response keeps that problem body (and the 401's `WWW-Authenticate`)
+ * and takes the declared description; any other stays as declared, a description without a body
+ * (Tern cannot know what a handler writes). Call it after the automatic and `problems` responses.
  */
-export function describeDeclaredProblems(responses: ResponsesObject, descriptions: ReadonlyMap<string, string>, refs: ProblemRefs): void {
+export function describeDeclaredProblems(responses: ResponsesObject, descriptions: ReadonlyMap<string, string>): void {
   for (const [status, description] of descriptions) {
     const existing = responses[status] as ResponseObject | undefined;
-    responses[status] = existing?.content ? { ...existing, description } : refs.response(description, status === '422' ? 'validation' : 'problem');
+    responses[status] = existing?.content ? { ...existing, description } : { description };
   }
 }
 
