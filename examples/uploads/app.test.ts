@@ -104,6 +104,19 @@ describe('uploads example', () => {
     expect(forged.statusCode).toBe(401);
   });
 
+  it('answers a correctly signed webhook body that is empty or not an event with a 400 problem', async () => {
+    const app = buildApp();
+    for (const body of ['', 'not json', 'null', '[]', '{"amount":10}', '{"event":5}']) {
+      const signature = createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
+      const res = await app.inject({ method: 'POST', url: '/webhooks/payments', headers: { 'x-signature': signature, 'content-type': 'application/json' }, payload: body });
+      expect([body, res.statusCode]).toEqual([body, 400]);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ status: 400, title: 'Bad Request' });
+    }
+    const document = (await app.inject({ url: '/openapi.json' })).json();
+    expect(document.paths['/webhooks/payments'].post.responses['400'].content).toHaveProperty(['application/problem+json']);
+  });
+
   it('documents the feedback body under both media types', async () => {
     const app = buildApp();
     const document = (await app.inject({ url: '/openapi.json' })).json();

@@ -100,14 +100,29 @@ export function buildApp(): TernApp {
   );
 
   // A signature is computed over the exact bytes sent, so the body is read raw.
-  app.post('/webhooks/payments', { summary: 'Payment webhook', description: 'Checks the HMAC signature over the raw body before reading it.', tags: ['webhooks'], responses: { 200: { accepted: String } }, problems: { 401: 'Bad signature' } }, async (req) => {
+  app.post('/webhooks/payments', { summary: 'Payment webhook', description: 'Checks the HMAC signature over the raw body before reading it.', tags: ['webhooks'], responses: { 200: { accepted: String } }, problems: { 400: 'Not a JSON object with a string event', 401: 'Bad signature' } }, async (req) => {
     const raw = await req.buffer();
     const expected = createHmac('sha256', WEBHOOK_SECRET).update(raw).digest();
     const given = Buffer.from(req.headers.get('x-signature') ?? '', 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new HTTPException(401, 'Bad signature');
-    return { accepted: JSON.parse(raw.toString('utf8')).event };
+    // Signed is not well-formed: an empty body (its signature is easy to compute) or any other
+    // JSON is the sender's error, a 400, never a 500 from JSON.parse.
+    return { accepted: webhookEvent(raw) };
   });
 
   app.registerControllers([new PhotosController()]);
   return app;
+}
+
+/** The `event` of a webhook body: a JSON object whose `event` is a string, else a 400. */
+function webhookEvent(raw: Buffer): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HTTPException(400, 'The body is not JSON.');
+  }
+  const event = (body as { event?: unknown } | null)?.event;
+  if (typeof body !== 'object' || Array.isArray(body) || typeof event !== 'string') throw new HTTPException(400, 'The body is not a JSON object with a string event.');
+  return event;
 }

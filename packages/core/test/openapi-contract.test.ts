@@ -75,11 +75,11 @@ describe('automatic problem responses', () => {
     expect(statuses(paths['/items/{id}'].get)).toEqual(['200', '413', '414', '422']);
   });
 
-  it('keeps a declared response for any of those statuses', async () => {
+  it('keeps a declared response for any of those statuses; one without a model keeps the problem body and takes the description', async () => {
     const app = new TernApp();
     app.post('/notes', { requestModel: CreateNote, responses: { 200: Note, 400: { description: 'Mine' }, 413: Note } }, ok);
     const { paths } = await documentOf(app);
-    expect(paths['/notes'].post.responses[400]).toEqual({ description: 'Mine' });
+    expect(paths['/notes'].post.responses[400]).toEqual({ description: 'Mine', content: { 'application/problem+json': { schema: problemRef } } });
     expect(paths['/notes'].post.responses[413].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Note' });
   });
 
@@ -88,7 +88,8 @@ describe('automatic problem responses', () => {
     app.get('/notes/{id:int}', { responses: { 200: Note, 409: { description: 'Mine' } }, problems: { 404: 'No such note', 409: 'Taken' } }, ok);
     const { paths } = await documentOf(app);
     expect(paths['/notes/{id}'].get.responses[404]).toEqual({ description: 'No such note', content: { 'application/problem+json': { schema: problemRef } } });
-    expect(paths['/notes/{id}'].get.responses[409]).toEqual({ description: 'Mine' });
+    // `responses` names 409 without a model: the problem the handler throws, with the declared description.
+    expect(paths['/notes/{id}'].get.responses[409]).toEqual({ description: 'Mine', content: { 'application/problem+json': { schema: problemRef } } });
     const bad = new TernApp();
     bad.get('/x', { problems: { 200: 'Fine' } }, ok);
     await expect(bad.ready()).rejects.toThrow(/problems must map 4xx\/5xx status codes to descriptions/);

@@ -396,12 +396,12 @@ describe('request bodies and responses', () => {
     });
   });
 
-  it('keeps a declared 422 and documents none where nothing can fail', async () => {
+  it('keeps a declared 422 (its description on the validation problem) and documents none where nothing can fail', async () => {
     const app = new TernApp();
     app.get('/a/{id:int}', { responses: { 422: { description: 'Mine' } } }, ok);
     app.get('/b/{name}/{rest:path}', ok);
     const { paths } = await documentOf(app);
-    expect(paths['/a/{id}'].get.responses[422]).toEqual({ description: 'Mine' });
+    expect(paths['/a/{id}'].get.responses[422]).toEqual({ description: 'Mine', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ValidationProblem' } } } });
     expect(paths['/b/{name}/{rest}'].get.responses[422]).toBeUndefined();
   });
 

@@ -20,7 +20,7 @@ import { describeRequestBody } from './request-body';
 import { applyProduces, readsJson, requestBodyOf } from './content';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
-import { addDeclaredProblems, addProblemResponses, ProblemRefs } from './problems';
+import { addDeclaredProblems, addProblemResponses, describeDeclaredProblems, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
 import { SchemaRegistry, type ModelView } from './schema';
 import { defaultModelCompiler } from '../validation/class-validator/compiler';
@@ -216,9 +216,11 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   const parameters = mergeParameters(pathParameters(route, names, context.maxParamLength), declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
-  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, 'request') : undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const { uploads } = route;
+  // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
+  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
+  const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
   const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
@@ -266,8 +268,13 @@ function mergeParameters(generated: ParameterObject[], declared: ParameterObject
 function responses(route: RouteInfo, where: string, context: BuildContext): ResponsesObject {
   const options = route.options;
   const out: ResponsesObject = statusKeyed<ResponseObject | ReferenceObject>();
+  // An error status declared without a model is one Tern answers with a problem: see describeDeclaredProblems.
+  const problemDescriptions = new Map<string, string>();
   for (const [status, shape] of Object.entries(options.responses ?? {})) {
-    out[status] = response(describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response'), describeStatus(status, shape, route.statusCode));
+    const schema = describeShape(context.registry, shape, `${where}: responses[${status}]`, 'response');
+    const description = describeStatus(status, shape, route.statusCode);
+    if (schema === undefined && /^[45]/.test(status) && options.produces?.[Number(status)] === undefined) problemDescriptions.set(status, description);
+    else out[status] = response(schema, description);
   }
   // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
   const { responseModel } = options;
@@ -299,6 +306,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       context.problems,
     );
   }
+  describeDeclaredProblems(out, problemDescriptions);
   return out;
 }
 
@@ -314,9 +322,9 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
   return STATUS_CODES[status] ?? (status === 'default' ? 'Default Response' : 'Response');
 }
 
-function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject | undefined {
+function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView | 'strict'): SchemaObject | ReferenceObject | undefined {
   try {
-    return registry.schemaFor(shape, view);
+    return view === 'strict' ? registry.strictRef(shape as Function) : registry.schemaFor(shape, view);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }

@@ -103,6 +103,20 @@ export function addDeclaredProblems(responses: ResponsesObject, problems: Readon
   for (const [status, description] of Object.entries(problems ?? {})) if (responses[status] === undefined) responses[status] = refs.response(description);
 }
 
+/**
+ * Error statuses a route declares with a description only (`@ApiResponse(401, { description })`):
+ * where Tern answers that status itself with a problem (an automatic response above) or the route
+ * lists it in `problems`, the response keeps that problem body (and the 401's `WWW-Authenticate`)
+ * and takes the declared description; any other stays as declared, a description without a body
+ * (Tern cannot know what a handler writes). Call it after the automatic and `problems` responses.
+ */
+export function describeDeclaredProblems(responses: ResponsesObject, descriptions: ReadonlyMap<string, string>): void {
+  for (const [status, description] of descriptions) {
+    const existing = responses[status] as ResponseObject | undefined;
+    responses[status] = existing?.content ? { ...existing, description } : { description };
+  }
+}
+
 /** What an operation's compiled route can answer by itself. */
 export interface ProblemFacts {
   /** The operation documents a request body: Tern reads it, so it can be too large or malformed. */

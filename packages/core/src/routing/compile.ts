@@ -151,6 +151,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
   }
   const middleware = [...scope.middleware, ...(o.middleware ?? [])];
+  const forbidNonWhitelisted = forbidsUnknownProperties(o.forbidUnknownProperties, options.forbidUnknownProperties);
   for (const m of middleware) {
     if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
   }
@@ -165,16 +166,15 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): 
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
-    validator: o.requestModel ? compileRequestModel(o.requestModel, o.forbidUnknownProperties, source, options) : undefined,
+    validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,
     statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
     source,
-  });
+  }, forbidNonWhitelisted);
 }
 
-function compileRequestModel(model: Function, forbidUnknown: boolean | undefined, source: string, options: CompileOptions): ModelValidator<object> {
+function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
   options.checkModel?.(model, source);
-  const forbidNonWhitelisted = forbidsUnknownProperties(forbidUnknown, options.forbidUnknownProperties);
   if (options.modelCompiler === undefined) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: request models need the app's model compiler.`);
   return options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });
 }
@@ -184,8 +184,8 @@ function compileRequestModel(model: Function, forbidUnknown: boolean | undefined
  * a new one: a copy with one more key was a dictionary-mode object, ~450 bytes more per route
  * for the life of the app.
  */
-function finish(route: Omit<CompiledRoute, 'info'>): CompiledRoute {
-  return Object.assign(route, { info: describeRoute(route) });
+function finish(route: Omit<CompiledRoute, 'info'>, forbidsUnknown = false): CompiledRoute {
+  return Object.assign(route, { info: describeRoute(route, forbidsUnknown) });
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */

@@ -65,12 +65,14 @@ export interface RouteModelInfo {
   readonly name: string;
   readonly native: boolean;
   readonly fallbackReasons: readonly string[];
+  /** `forbidUnknownProperties` applies (route, controller or app): a property the model does not declare is a 422. */
+  readonly forbidsUnknownProperties: boolean;
 }
 
 /** Converters that accept every value their segment can hold: they never answer 422. */
 const ACCEPT_ALL = new Set(['str', 'path']);
 
-export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
+export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknownProperties = false): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
     template: routeTemplate(route.rawPath),
@@ -87,7 +89,7 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>): RouteInfo {
     pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
     requestModel:
       route.spec.requestModel && route.validator
-        ? Object.freeze({ name: route.spec.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons })
+        ? Object.freeze({ name: route.spec.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons, forbidsUnknownProperties })
         : undefined,
     checksInput:
       route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),

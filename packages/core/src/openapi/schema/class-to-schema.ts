@@ -15,17 +15,23 @@ export type ModelView = 'request' | 'response';
  *
  * Every property is required unless class-validator may skip it (`@IsOptional`, `@ValidateIf`).
  * `additionalProperties` is left open: with `whitelist` unknown fields are stripped, not refused.
+ * With `strictRefFor` (a request body under `forbidUnknownProperties`) the object is closed
+ * (`additionalProperties: false`), and so is each model the validator checks inside it
+ * (`@ValidateNested()`, through `strictRefFor`); a nested model it does not check stays open.
  */
-export function modelSchema(description: ModelDescription, refFor: RefFor, view: ModelView): SchemaObject {
+export function modelSchema(description: ModelDescription, refFor: RefFor, view: ModelView, strictRefFor?: RefFor): SchemaObject {
   const properties: Record<string, SchemaObject | ReferenceObject> = {};
   const required: string[] = [];
   for (const property of description.properties) {
     if (isHidden(property, view)) continue;
     const key = wireName(property, view);
-    properties[key] = documentProperty(propertySchema(property, refFor), description.model, property.name);
+    const nestedRef = strictRefFor !== undefined && property.rules.some((rule) => rule.nested) ? strictRefFor : refFor;
+    properties[key] = documentProperty(propertySchema(property, nestedRef), description.model, property.name);
     if (!property.optional) required.push(key);
   }
-  return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+  const schema: SchemaObject = required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+  if (strictRefFor !== undefined) schema.additionalProperties = false;
+  return schema;
 }
 
 /** The property is left out of `view` (`@Exclude()`, or not accepted by the validator). */

@@ -27,6 +27,8 @@ export class SchemaRegistry {
   private readonly symmetric = new Map<Function, boolean>();
   /** The component each `namedShape` got, per view. */
   private readonly shapeNames = new Map<object, Partial<Record<ModelView, string>>>();
+  /** The closed request reading (`Name-Strict`) of each model a `forbidUnknownProperties` route reads. */
+  private readonly strictNames = new Map<Function, string>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
 
@@ -63,6 +65,29 @@ export class SchemaRegistry {
         this.schemas.delete(name);
         throw error;
       }
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
+  /**
+   * The request reading of `model` as a route with `forbidUnknownProperties` validates it: its
+   * own component, `Name-Strict`, with `additionalProperties: false`, as is every model validated
+   * inside it (`@ValidateNested()`). `ref(model, 'request')` stays open, for the routes that strip.
+   *
+   * @example
+   * registry.strictRef(CreateUser); // { $ref: '#/components/schemas/CreateUser-Strict' }
+   */
+  strictRef(model: Function): ReferenceObject {
+    let name = this.strictNames.get(model);
+    if (name === undefined) {
+      if (!this.isModel(model)) {
+        throw new TernTypeError('TERN_INVALID_ARGUMENT', `Cannot describe ${describeValue(model)} as an OpenAPI component: it is not a model class`);
+      }
+      name = this.freeName(model.name, '-Strict');
+      this.strictNames.set(model, name);
+      this.schemas.set(name, {});
+      const strict: RefFor = (nested) => this.strictRef(nested);
+      this.schemas.set(name, modelSchema(this.describe(model), (nested) => this.ref(nested, 'request'), 'request', strict));
     }
     return { $ref: `#/components/schemas/${name}` };
   }
