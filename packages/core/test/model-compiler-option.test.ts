@@ -80,7 +80,7 @@ describe('which models fall back to class-validator, and why', () => {
     app.post('/socks', { requestModel: PairOfSocks }, async () => ({ ok: true }));
     await app.ready();
     const [items, socks] = app.getAllRoutes();
-    expect(items.requestModel).toEqual({ name: 'CreateItem', native: true, fallbackReasons: [] });
+    expect(items.requestModel).toEqual({ name: 'CreateItem', native: true, fallbackReasons: [], forbidsUnknownProperties: false });
     expect(socks.requestModel).toMatchObject({ name: 'PairOfSocks', native: false });
     expect(socks.requestModel?.fallbackReasons.join()).toMatch(/evenNumber/);
     expect(warnings).toHaveLength(1);
