@@ -9,7 +9,7 @@ import { INT_RE, MW_USER, SLUG_RE } from '../shared/payload';
 import { FillerRoute, colonPath, fillerBody, splitFillers } from '../shared/routes';
 import { PEOPLE_PATH, makePeople, toPersonJson } from '../shared/people';
 import { USERS_PATH, makeUsers, toUserJson } from '../shared/users';
-import type { ServerOptions, StartServer } from './types';
+import { type ServerOptions, type StartServer, closeServer } from './types';
 
 type UserRequest = Request & { user?: { id: number } };
 
@@ -89,10 +89,6 @@ export const start: StartServer = async (options: ServerOptions) => {
   });
 
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 };

@@ -12,7 +12,7 @@ import { FillerRoute, fillerBody, splitFillers } from '../shared/routes';
 import { STATIC_NAME, staticRoot } from '../shared/static-file';
 import { makePeople, toPersonJson } from '../shared/people';
 import { makeUsers, toUserJson } from '../shared/users';
-import type { ServerOptions, StartServer } from './types';
+import { type ServerOptions, type StartServer, closeServer, listen } from './types';
 
 type Req = http.IncomingMessage & { user?: { id: number } };
 type Handler = (req: Req, res: http.ServerResponse, params: string[]) => void | Promise<void>;
@@ -192,16 +192,9 @@ export const start: StartServer = async (options: ServerOptions) => {
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await listen(server, options);
 
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 };

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import express from 'express';
 import type { Server } from 'node:http';
 import { startupBody, startupRoutes } from '../shared/startup-routes';
-import type { ServerOptions, StartServer } from './types';
+import { type ServerOptions, type StartServer, closeServer } from './types';
 
 const DIGITS = /^[0-9]+$/;
 
@@ -28,11 +28,7 @@ export const start: StartServer = async (options: ServerOptions) => {
   });
   const listening = performance.now();
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
     phases: { declare: declared - t0, listen: listening - declared },
   };
 };

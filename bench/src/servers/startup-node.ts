@@ -5,7 +5,7 @@
  */
 import * as http from 'node:http';
 import { startupBody, startupRoutes } from '../shared/startup-routes';
-import type { ServerOptions, StartServer } from './types';
+import { type ServerOptions, type StartServer, closeServer, listen } from './types';
 
 const DIGITS = /^[0-9]+$/;
 
@@ -30,15 +30,8 @@ export const start: StartServer = async (options: ServerOptions) => {
     if (!handler || !DIGITS.test(id)) return send(res, 404, { error: 'not found' });
     send(res, 200, handler(Number(id)));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await listen(server, options);
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 };

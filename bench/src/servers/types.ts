@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 /** What every server module under bench/src/servers exports as `start`. */
 export interface ServerOptions {
   port: number;
@@ -15,3 +16,19 @@ export interface RunningServer {
 }
 
 export type StartServer = (options: ServerOptions) => Promise<RunningServer>;
+
+/** Starts a node:http server on the bench's port and host (its 'error' rejects). */
+export function listen(server: Server, options: ServerOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+}
+
+/** Closes a node:http server at once: the bench's keep-alive connections would hold `close()` open. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
