@@ -233,9 +233,10 @@ describe('multipart over a socket', () => {
 describe('req.multipart() memory', () => {
   // In a process of its own, so its peak resident memory is the upload's: the child uploads one
   // 128 MiB file over a socket and reports how far its peak rose. Chunks kept and then joined
-  // held the file twice at the end (a rise of ~1.5 times the file); copied into one buffer as
-  // they come, it is held once. A 1 MB young generation keeps short-lived chunks from piling up
-  // before a scavenge when the machine is busy, so the peak measures what is held, not GC lag.
+  // held the file twice at the end (a rise of ~1.65 times the file here); copied into one buffer
+  // as they come, it is held once (~0.7 times: the baseline holds pages the upload reuses). The
+  // child collects every 4 MiB sent, so chunks already read and dropped cannot pile up behind a
+  // lagging collector: without that, a busy CI machine saw a rise of 1.66 times with the fix in.
   it('holds an uploaded file about once, not twice', async () => {
     const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), '128'], {
       cwd: ROOT_DIR,
@@ -246,6 +247,6 @@ describe('req.multipart() memory', () => {
     expect(child.stderr).toBe('');
     const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
     expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
-    expect(report.rise).toBeLessThan(report.fileBytes);
+    expect(report.rise).toBeLessThan(report.fileBytes * 1.2);
   }, 120_000);
 });
