@@ -72,6 +72,24 @@ describe('JSON bodies', () => {
     expect(({} as any).admin).toBeUndefined();
   });
 
+  it.each([
+    ['an escaped __proto__', String.raw`{"a":1,"\u005f_proto__":{"admin":true}}`],
+    ['an escaped constructor', String.raw`{"\u0063onstructor":{"prototype":{"admin":true}}}`],
+    ['a nested __proto__ after a byte-order mark', '\ufeff{"a":{"__proto__":{"admin":true}}}'],
+  ])('answers 400 for %s key, however it is spelt', async (_what, payload) => {
+    const response = await echoApp().inject({ method: 'POST', url: '/echo', headers: json, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('TERN_JSON_FORBIDDEN_KEY');
+    expect(({} as any).admin).toBeUndefined();
+  });
+
+  it('accepts the words __proto__ and constructor as values, escapes elsewhere and a leading byte-order mark', async () => {
+    const payload = '\ufeff{"note":"__proto__ and constructor","e":"caf\\u00e9","list":["constructor"]}';
+    const response = await echoApp().inject({ method: 'POST', url: '/echo', headers: json, payload });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ got: { note: '__proto__ and constructor', e: 'café', list: ['constructor'] } });
+  });
+
   it('answers 415 for a JSON body sent with another content type', async () => {
     const response = await echoApp().inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'text/plain' }, payload: '{"a":1}' });
     expect(response.statusCode).toBe(415);

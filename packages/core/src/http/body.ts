@@ -111,7 +111,7 @@ export function parseJson(text: string, depthLimit: number): unknown {
     throw requestError('TERN_JSON_TOO_DEEP', `JSON body nests deeper than ${depthLimit} levels.`);
   }
   try {
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    return mayHideForbiddenKey(text) ? secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
   } catch (err) {
     const message = (err as Error).message;
     if (/prototype/i.test(message)) {
@@ -119,6 +119,17 @@ export function parseJson(text: string, depthLimit: number): unknown {
     }
     throw requestError('TERN_INVALID_JSON', `Request body is not valid JSON: ${message}`);
   }
+}
+
+/**
+ * Whether `text` may hold a `__proto__` or `constructor` key in a spelling secure-json-parse
+ * looks for. It cannot when it names neither, escapes no character as `\u…` (the only way to
+ * spell them otherwise) and starts with no byte-order mark (which secure-json-parse removes
+ * before parsing). Such a body, nearly every body, is parsed by one `JSON.parse`: three substring
+ * searches instead of secure-json-parse's two regular-expression scans of the whole text.
+ */
+function mayHideForbiddenKey(text: string): boolean {
+  return text.charCodeAt(0) === 0xfeff || text.indexOf('\\u') !== -1 || text.indexOf('__proto__') !== -1 || text.indexOf('constructor') !== -1;
 }
 
 /**

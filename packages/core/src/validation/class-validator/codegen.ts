@@ -13,6 +13,7 @@ import { checkMerging, checkRecord, passesEach, stripKey, validateNested } from 
 import { prefixOf, PRESENT, type BuildFn, type CheckFn, type ClassPlan, type PropertyPlan, type Resolve } from './plan';
 import { TOO_DEEP, TOO_MANY_KEYS } from './signals';
 import { assertPlain, buildArray, buildRecord, convertArray, copyOthers, plain } from './transform';
+import { unsentFieldCandidates } from './unsent';
 
 const literal = (key: string) => JSON.stringify(key);
 
@@ -41,7 +42,8 @@ function fastKeys(plan: ClassPlan): string[] {
 }
 
 /**
- * The build for `plan`, or `undefined` when the general one must run: naming keys changes the
+ * The build for `plan` (unsent fields already removed, see unsent.ts), or `undefined` when the
+ * general one must run: naming keys changes the
  * order in which new properties appear, which only cannot matter when the constructor already
  * defines every named key (class fields, as TypeScript emits them for ES2022 and later).
  */
@@ -99,6 +101,9 @@ export function generateBuild(plan: ClassPlan, resolve: Resolve): BuildFn | unde
     'for (const k in s) keys++;',
     `if (keys > cx.maxKeys) throw ${scope.ref(TOO_MANY_KEYS, 'TOO_MANY_KEYS')};`,
     `if (n !== keys) ${scope.ref(copyOthers, 'copyOthers')}(${scope.ref(plan, 'plan')}, ${scope.ref(new Set(keys), 'fast')}, s, out, depth, cx);`,
+    // unsent.ts's rule, with each field named: a literal key is a monomorphic access, where the
+    // general wrapper's `out[keys[i]]` is a megamorphic lookup per field and per object.
+    ...unsentFieldCandidates(plan).map((key) => `if (out[${literal(key)}] === undefined) delete out[${literal(key)}];`),
     'return out;',
   );
   return scope.compile<BuildFn>(`return function build(s, depth, cx) {\n${lines.join('\n')}\n};`);

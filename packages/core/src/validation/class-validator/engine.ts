@@ -7,7 +7,7 @@
  */
 import { generateBuild, generateCheck } from './codegen';
 import { interpretCheck } from './execute';
-import type { ClassPlan, CompiledPlan, Resolve } from './plan';
+import type { BuildFn, ClassPlan, CompiledPlan, Resolve } from './plan';
 import { interpretBuild } from './transform';
 import { withoutUnsentFields } from './unsent';
 
@@ -28,16 +28,18 @@ export class Engine {
     // Stored before generating, so that classes referring to each other find each other's slot.
     slot = { build: interpretBuild(plan), check: interpretCheck(plan) };
     this.compiled.set(plan, slot);
+    let generated: BuildFn | undefined;
     if (this.codegen) {
       try {
-        slot.build = generateBuild(plan, this.ensureCompiled) ?? slot.build;
+        generated = generateBuild(plan, this.ensureCompiled);
         slot.check = generateCheck(plan, this.ensureCompiled);
       } catch (error) {
         if (!(error instanceof EvalError)) throw error; // code generation disallowed: keep the interpreters
       }
     }
-    // ES2022 class fields: a field the body did not send is not left as an own `undefined` (unsent.ts).
-    slot.build = withoutUnsentFields(plan, slot.build);
+    // ES2022 class fields: a field the body did not send is not left as an own `undefined`
+    // (unsent.ts); a generated build removes them itself.
+    slot.build = generated ?? withoutUnsentFields(plan, slot.build);
     return slot;
   };
 }
