@@ -70,6 +70,27 @@ describe('declaring routes', () => {
     expect(response.json()).toEqual({ id: 1 });
   });
 
+  // Routes share a parameter written the same way ({id:int}); where it sits is still checked per route.
+  it.each([
+    ['/b/{id:int}/c/{id:int}', "parameter 'id' appears twice in '/b/{id:int}/c/{id:int}'"],
+    ['/b/{rest:path}/c', "a {rest:path} parameter must be the last segment of '/b/{rest:path}/c'"],
+  ])('fails ready() for %s even when an earlier route wrote the same parameter', async (path, message) => {
+    const app = new TernApp();
+    app.get('/a/{id:int}', ok);
+    app.get('/a/x/{rest:path}', ok);
+    app.get(path, ok);
+    await expect(app.ready()).rejects.toMatchObject({ message: expect.stringContaining(message) });
+  });
+
+  it('converts a shared parameter for every route that writes it', async () => {
+    const app = new TernApp();
+    app.get('/a/{id:int}', async (req, res, { id }) => ({ a: id }));
+    app.get('/b/{id:int}', async (req, res, { id }) => ({ b: id }));
+    expect((await app.inject('/a/1')).json()).toEqual({ a: 1 });
+    expect((await app.inject('/b/2')).json()).toEqual({ b: 2 });
+    expect((await app.inject('/b/x')).statusCode).toBe(422);
+  });
+
   it('treats /users and /users/ as different paths', async () => {
     const app = new TernApp();
     app.get('/users', ok);

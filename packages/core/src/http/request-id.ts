@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from './node-crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -30,5 +30,5 @@ const SANE_ID = /^[A-Za-z0-9\-_.:/+=@]{1,128}$/;
  * too long, or with characters outside the set above).
  */
 export function requestIdFrom(sent: string | string[] | undefined): string {
-  return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
+  return typeof sent === 'string' && SANE_ID.test(sent) ? sent : nodeCrypto().randomUUID();
 }

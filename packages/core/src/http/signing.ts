@@ -1,22 +1,24 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from './node-crypto';
 
 /**
  * The process's fallback secret, used when the app sets none (`MakeConfig({ secret })`): values
- * signed with it are good until the process restarts, and only in this process.
+ * signed with it are good until the process restarts, and only in this process. Drawn on first
+ * use, not when Tern loads (see node-crypto.ts).
  */
-const processSecret = randomBytes(32).toString('base64url');
+let processSecret: string | undefined;
 
 /**
  * HMAC-SHA256 keys for signed cookies, one per purpose, so a value signed for one use (a flash
  * message) is never accepted for another (a CSRF token).
  */
 export function signingKey(secret: string | undefined, purpose: string): Buffer {
-  return createHmac('sha256', secret ?? processSecret).update(`tern:${purpose}`).digest();
+  const key = secret ?? (processSecret ??= nodeCrypto().randomBytes(32).toString('base64url'));
+  return nodeCrypto().createHmac('sha256', key).update(`tern:${purpose}`).digest();
 }
 
 /** `value.signature`, both base64url; `value` must not contain a dot. */
 export function sign(key: Buffer, value: string): string {
-  return `${value}.${createHmac('sha256', key).update(value).digest('base64url')}`;
+  return `${value}.${nodeCrypto().createHmac('sha256', key).update(value).digest('base64url')}`;
 }
 
 /** The value of a signed text when its signature is right, else undefined (compared in constant time). */
@@ -25,6 +27,6 @@ export function unsign(key: Buffer, signed: string): string | undefined {
   if (dot <= 0) return undefined;
   const value = signed.slice(0, dot);
   const given = Buffer.from(signed.slice(dot + 1), 'base64url');
-  const expected = createHmac('sha256', key).update(value).digest();
-  return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+  const expected = nodeCrypto().createHmac('sha256', key).update(value).digest();
+  return given.length === expected.length && nodeCrypto().timingSafeEqual(given, expected) ? value : undefined;
 }

@@ -5,7 +5,7 @@
  * header. An unsafe request passes only when the two agree and the signature holds, and never
  * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../http/node-crypto';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import { FORM_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
@@ -76,7 +76,7 @@ export function csrf(options: CsrfOptions = {}): Middleware {
       const sent = req.headers.get(headerName) ?? (await tokenInBody(req, fieldName));
       if (sent === undefined || !sameText(sent, valid)) throw refused('the CSRF token is missing or does not match');
     }
-    const token = valid ?? sign(key, randomBytes(24).toString('base64url'));
+    const token = valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url'));
     res.locals.csrfToken = token;
     res.locals.csrfFieldName = fieldName;
     const response = await next();
@@ -113,7 +113,7 @@ async function tokenInBody(req: TernRequest, fieldName: string): Promise<string 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return left.length === right.length && nodeCrypto().timingSafeEqual(left, right);
 }
 
 function refused(why: string) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../http/node-crypto';
 
 /**
  * The script that starts Swagger UI on the docs page. It is served as a file of its own rather
@@ -33,8 +33,13 @@ const source = `"use strict";
 /** The script's bytes, made once. */
 export const DOCS_INIT_SCRIPT = Buffer.from(source, 'utf8');
 
+let digest: string | undefined;
+
 /**
  * A digest of the script, for its ETag and for its URL: the script changes with Tern, not with
- * swagger-ui-dist, so its URL must change when its bytes do.
+ * swagger-ui-dist, so its URL must change when its bytes do. Made on first use (the first docs
+ * page or script served), so node:crypto is not loaded by every start.
  */
-export const DOCS_INIT_DIGEST = createHash('sha256').update(DOCS_INIT_SCRIPT).digest('base64url').slice(0, 27);
+export function docsInitDigest(): string {
+  return (digest ??= nodeCrypto().createHash('sha256').update(DOCS_INIT_SCRIPT).digest('base64url').slice(0, 27));
+}

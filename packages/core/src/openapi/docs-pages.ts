@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 // `promises` is read on use: node:fs/promises loads with the first asset served, not with Tern.
 import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
-import { DOCS_CONFIG_ELEMENT_ID, DOCS_INIT_DIGEST, DOCS_INIT_FILE, DOCS_INIT_SCRIPT } from './docs-init-script';
+import { nodeCrypto } from '../http/node-crypto';
+import { DOCS_CONFIG_ELEMENT_ID, docsInitDigest, DOCS_INIT_FILE, DOCS_INIT_SCRIPT } from './docs-init-script';
 
 /**
  * Swagger UI, served by the app itself from the `swagger-ui-dist` package: no CDN, so the docs
@@ -47,12 +47,8 @@ export function swaggerUiVersion(): string {
   return (version ??= String((require('swagger-ui-dist/package.json') as { version: string }).version));
 }
 
-/** Tern's own start-up script, served beside swagger-ui-dist's files. */
-const initAsset: Promise<Asset> = Promise.resolve({
-  body: DOCS_INIT_SCRIPT,
-  contentType: 'text/javascript; charset=utf-8',
-  etag: `"${DOCS_INIT_DIGEST}"`,
-});
+/** Tern's own start-up script, served beside swagger-ui-dist's files; made on its first request. */
+let initAsset: Promise<Asset> | undefined;
 
 /** Assets read on first request, once per process (every app shares them), then kept in memory. */
 const cache = new Map<string, Promise<Asset>>();
@@ -62,14 +58,16 @@ const cache = new Map<string, Promise<Asset>>();
  * also answers any `..` or encoded-slash trick: only exact known names are looked up).
  */
 export function swaggerUiAsset(name: string): Promise<Asset> | undefined {
-  if (name === DOCS_INIT_FILE) return initAsset;
+  if (name === DOCS_INIT_FILE) {
+    return (initAsset ??= Promise.resolve({ body: DOCS_INIT_SCRIPT, contentType: 'text/javascript; charset=utf-8', etag: `"${docsInitDigest()}"` }));
+  }
   if (!Object.hasOwn(ASSET_TYPES, name)) return undefined;
   let asset = cache.get(name);
   if (!asset) {
     asset = fsPromises.readFile(join(swaggerUiDir(), name)).then((body) => ({
       body,
       contentType: ASSET_TYPES[name],
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      etag: `"${nodeCrypto().createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
     }));
     // A failed read (a broken install) is retried by the next request rather than cached.
     asset.catch(() => cache.delete(name));
@@ -120,7 +118,7 @@ export function swaggerUiHtml(options: SwaggerUiPageOptions): string {
 <script type="application/json" id="${DOCS_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>
 <script src="${assets}/swagger-ui-bundle.js?v=${v}"></script>
 <script src="${assets}/swagger-ui-standalone-preset.js?v=${v}"></script>
-<script src="${assets}/${DOCS_INIT_FILE}?v=${DOCS_INIT_DIGEST}"></script>
+<script src="${assets}/${DOCS_INIT_FILE}?v=${docsInitDigest()}"></script>
 </body>
 </html>
 `;

@@ -14,9 +14,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Tern's own routes: the OpenAPI document at `openapiPath` and Swagger UI at `docsPath` (with
- * its assets under `${docsPath}/assets/` and the OAuth2 redirect page). The pages are built
- * here, in `app.ready()`, and so is every check of the document (a mistake fails startup); the
- * document is built and serialized once, on its first request, then sent as the same bytes.
+ * its assets under `${docsPath}/assets/` and the OAuth2 redirect page). Every check of the
+ * document runs here, in `app.ready()` (a mistake fails startup); the document is built and
+ * serialized once, on its first request, then sent as the same bytes, and the docs page is made
+ * on its first request too (it cannot fail).
  *
  * Both sit under the app's global `prefix`, as every route does.
  *
@@ -55,10 +56,21 @@ function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string, h
   const base = docsPath.replace(/\/+$/, '');
   const assetsUrl = `${base}/assets`;
   const oauth2RedirectPath = `${base}/oauth2-redirect.html`;
-  const page = swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
+  // The redirect page is made here (it reads swagger-ui-dist's version: a missing package fails
+  // ready()); the docs page on its first request, as it names the init script by its digest,
+  // which would load node:crypto in every start (see docs-init-script.ts).
   const redirectPage = oauth2RedirectHtml(assetsUrl);
+  let page: string | undefined;
   return [
-    new Routes({ path: docsPath, methods: ['GET'], excludeFromSchema: true, handler: async (req, res) => withHeaders(res, headers.page).html(page) }),
+    new Routes({
+      path: docsPath,
+      methods: ['GET'],
+      excludeFromSchema: true,
+      handler: async (req, res) => {
+        page ??= swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
+        return withHeaders(res, headers.page).html(page);
+      },
+    }),
     new Routes({
       path: oauth2RedirectPath,
       methods: ['GET'],

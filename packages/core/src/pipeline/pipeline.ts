@@ -52,8 +52,6 @@ export class RequestPipeline {
   private readonly redirecting: Step;
   /** `new TernApp({ trailingSlash })`, set at ready. */
   trailingSlash: TrailingSlash = 'strict';
-  /** The key the flash cookie is signed with. */
-  private readonly flashKey: Buffer;
   /** True while the app closes: responses then say `Connection: close`. */
   closing = false;
   /** The request class: `TernRequest`, or its `trustProxy` subclass. Chosen once, at ready. */
@@ -74,7 +72,6 @@ export class RequestPipeline {
   ) {
     this.unmatched = compose(appMiddleware, rejectWithRoutingError);
     this.redirecting = compose(appMiddleware, redirectToOtherSlash);
-    this.flashKey = flashKey(config);
     const exceptionsRef = exceptions;
     this.streams = {
       controller: closingController(),
@@ -136,7 +133,7 @@ export class RequestPipeline {
   private finish(req: TernRequest, response: TernResponse): void {
     if (response.flashOut !== undefined || req.flashState !== undefined) {
       try {
-        settleFlashes(req, response, this.flashKey);
+        settleFlashes(req, response, flashKey(this.config));
       } catch (err) {
         this.exceptions.report(err, req);
       }

@@ -2,7 +2,7 @@
  * The per-request step of request ids and `req.log`, built in `ready()` only for apps that use
  * them (a structured logger, or `requestIdHeader`): others keep `req.id` lazy and pay nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../http/node-crypto';
 import type { TernRequest } from '../http/request';
 import { requestIdFrom, tagRequestId } from '../http/request-id';
 import type { TernResponse } from '../http/response';
@@ -14,7 +14,7 @@ import type { TernLogger } from '../logging/logger';
  */
 export function requestIdentity(header: string | false, logger: TernLogger | undefined) {
   return (req: TernRequest, res: TernResponse): void => {
-    const id = header === false ? randomUUID() : requestIdFrom(req.raw.headers[header]);
+    const id = header === false ? nodeCrypto().randomUUID() : requestIdFrom(req.raw.headers[header]);
     req.requestId = id;
     // Set first, so every answer carries it: errors, 404s, exception handlers' answers.
     if (header !== false) res.headers[header] = id;

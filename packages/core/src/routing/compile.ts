@@ -8,7 +8,7 @@ import type { TernResponse } from '../http/response';
 import type { Declaration } from './declarer';
 import { Group } from './group';
 import { forwardTo, type MountErrorReporter } from './mount';
-import { compilePath, joinPaths, type CompiledPath } from './path';
+import { compilePath, joinPaths, type CompiledPath, type ParamCache } from './path';
 import { Router } from './router';
 import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
@@ -83,21 +83,21 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions = {}): CompiledRoute[] {
   const out: CompiledRoute[] = [];
   const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
-  walk(declarations, root, options, out);
+  walk(declarations, root, options, out, new Map());
   return out;
 }
 
-function walk(declarations: readonly Declaration[], scope: Scope, options: CompileOptions, out: CompiledRoute[]): void {
+function walk(declarations: readonly Declaration[], scope: Scope, options: CompileOptions, out: CompiledRoute[], params: ParamCache): void {
   for (const declaration of declarations) {
     if (declaration instanceof Routes) {
-      out.push(compileRoute(declaration, scope, options));
+      out.push(compileRoute(declaration, scope, options, params));
     } else if (declaration instanceof Router || declaration instanceof Group) {
       if (scope.trail.has(declaration)) {
         throw new TernError('TERN_ROUTER_CYCLE', `A router or group is mounted inside itself (prefix '${containerPath(declaration)}').`);
       }
       const inner = enterContainer(declaration, scope);
       if (declaration instanceof Group && declaration.app) out.push(compileMount(declaration.app, inner, options));
-      walk(declaration instanceof Router ? declaration.declarations : declaration.routes, inner, options, out);
+      walk(declaration instanceof Router ? declaration.declarations : declaration.routes, inner, options, out, params);
     } else {
       throw new TernError('TERN_INVALID_DECLARATION', `Expected Routes, Router or Group, got ${describe(declaration)}.`);
     }
@@ -141,12 +141,12 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
   );
 }
 
-function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions): CompiledRoute {
+function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, params: ParamCache): CompiledRoute {
   const declared = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
   const source = `${[route.methods, rawPath].join(' ').trimStart()}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
   const o = routeSpec({ ...declared, methods: route.methods }, `Route ${source}`);
-  const path = compilePath(rawPath, source);
+  const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
   }

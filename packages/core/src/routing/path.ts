@@ -78,8 +78,17 @@ export function pathParamNames(raw: string): string[] | undefined {
   return names;
 }
 
+/**
+ * Parameters compiled so far in one `ready()`, by segment text (`{id:int}`): the parameter is
+ * the same object for every route that writes that segment, so its converter is looked up, its
+ * regex checked and its description made once per app, not once per route. Read-only data, so
+ * sharing it is safe; a pass owns its map, so a converter registered before a later `ready()` is
+ * seen by it.
+ */
+export type ParamCache = Map<string, PathParam>;
+
 /** Parses and validates a route pattern; unknown converters and misplaced parameters fail startup. */
-export function compilePath(raw: string, where: string): CompiledPath {
+export function compilePath(raw: string, where: string, cache?: ParamCache): CompiledPath {
   if (!raw.startsWith('/')) throw new InvalidRouteError(`${where}: path '${raw}' must start with '/'.`);
   const segments = raw.split('/');
   const parts: Array<string | PathParam> = [];
@@ -100,7 +109,7 @@ export function compilePath(raw: string, where: string): CompiledPath {
       keySegments.push(segment);
       continue;
     }
-    const param = compileParam(segment, raw, where, params, index === segments.length - 1);
+    const param = compileParam(segment, raw, where, params, index === segments.length - 1, cache);
     params.push(param);
     parts.push('/', param);
     matcherSegments.push(param.converterName === 'path' ? '*' : `:p${params.length - 1}`);
@@ -110,7 +119,9 @@ export function compilePath(raw: string, where: string): CompiledPath {
 }
 
 /** One `{name}` / `{name:converter}` segment, checked against the parameters before it. */
-function compileParam(segment: string, raw: string, where: string, before: readonly PathParam[], isLast: boolean): PathParam {
+function compileParam(segment: string, raw: string, where: string, before: readonly PathParam[], isLast: boolean, cache?: ParamCache): PathParam {
+  const known = cache?.get(segment);
+  if (known) return placed(known, raw, where, before, isLast);
   const m = PARAM.exec(segment);
   if (!m) {
     throw new InvalidRouteError(`${where}: segment '${segment}' of '${raw}' is not a parameter; write a whole segment as {name} or {name:converter}.`);
@@ -123,13 +134,21 @@ function compileParam(segment: string, raw: string, where: string, before: reado
       'TERN_UNKNOWN_CONVERTER',
     );
   }
+  const param: PathParam = { name, converterName, convertor, pattern: anchored(convertor.regex) };
+  cache?.set(segment, param);
+  return placed(param, raw, where, before, isLast);
+}
+
+/** The checks that depend on where a parameter sits in its path: a repeated name, a `path` parameter before the end. */
+function placed(param: PathParam, raw: string, where: string, before: readonly PathParam[], isLast: boolean): PathParam {
+  const { name } = param;
   if (before.some((p) => p.name === name)) {
     throw new InvalidRouteError(`${where}: parameter '${name}' appears twice in '${raw}'.`);
   }
-  if (converterName === 'path' && !isLast) {
+  if (param.converterName === 'path' && !isLast) {
     throw new InvalidRouteError(`${where}: a {${name}:path} parameter must be the last segment of '${raw}'.`);
   }
-  return { name, converterName, convertor, pattern: anchored(convertor.regex) };
+  return param;
 }
 
 /**

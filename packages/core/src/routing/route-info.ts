@@ -85,7 +85,7 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
     extra: route.declaration.extra,
     options: route.spec,
     excludeFromSchema: route.excludeFromSchema,
-    params: Object.freeze(route.path.params.map((p) => Object.freeze({ name: p.name, converter: p.converterName, schema: converterSchema(p) }))),
+    params: Object.freeze(route.path.params.map(paramInfo)),
     pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
     requestModel:
       route.spec.requestModel && route.validator
@@ -95,6 +95,15 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
       route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
   });
+}
+
+/** Each parameter's description, made once: routes that share a parameter (see ParamCache) share it. */
+const paramInfos = new WeakMap<PathParam, RouteParamInfo>();
+
+function paramInfo(param: PathParam): RouteParamInfo {
+  let info = paramInfos.get(param);
+  if (!info) paramInfos.set(param, (info = Object.freeze({ name: param.name, converter: param.converterName, schema: converterSchema(param) })));
+  return info;
 }
 
 /** The converter's declared schema; a custom one without it is a string with its pattern. */
