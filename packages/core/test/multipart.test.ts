@@ -237,16 +237,24 @@ describe('req.multipart() memory', () => {
   // as they come, it is held once (~0.7 times: the baseline holds pages the upload reuses). The
   // child collects every 4 MiB sent, so chunks already read and dropped cannot pile up behind a
   // lagging collector: without that, a busy CI machine saw a rise of 1.66 times with the fix in.
+  // The least rise of up to three children counts: a machine short of memory or CPU can only
+  // add to one child's rise (its baseline paged out, a collection late), never take from it,
+  // and holding the file twice shows in every child.
   it('holds an uploaded file about once, not twice', async () => {
-    const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), '128'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, ...SOURCE_ENV },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    expect(child.stderr).toBe('');
-    const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
-    expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
-    expect(report.rise).toBeLessThan(report.fileBytes * 1.2);
-  }, 120_000);
+    const rises: number[] = [];
+    while (rises.length < 3) {
+      const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), '128'], {
+        cwd: ROOT_DIR,
+        env: { ...process.env, ...SOURCE_ENV },
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      expect(child.stderr).toBe('');
+      const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
+      expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
+      rises.push(report.rise / report.fileBytes);
+      if (report.rise < report.fileBytes * 1.2) break;
+    }
+    expect(Math.min(...rises)).toBeLessThan(1.2);
+  }, 300_000);
 });
