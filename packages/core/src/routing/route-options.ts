@@ -7,6 +7,7 @@
  */
 import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
+import { isObjectBody } from '../validation/types';
 import type { RouteOptions } from './types';
 
 /** The named options (everything but the open `x-*` extensions). */
@@ -30,10 +31,6 @@ class OptionMistake {
 
 function fail(text: string): never {
   throw new OptionMistake(text);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : fail('must be a string'));
@@ -76,7 +73,7 @@ const RESPONSE_STATUS = /^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/;
 
 /** An object keyed by status; `must` says what it must be when it is not one, or has a key `status` refuses. */
 function statusMap<T>(value: unknown, status: RegExp, entry: (item: unknown, key: string) => T, must: string): Record<string, T> {
-  if (!isRecord(value)) fail(must);
+  if (!isObjectBody(value)) fail(must);
   const out: Record<string, T> = {};
   for (const [key, item] of Object.entries(value)) {
     if (!status.test(key)) fail(status === RESPONSE_STATUS ? `has '${key}', which is not an HTTP status code (100-599, '2XX' or 'default')` : must);
@@ -87,7 +84,7 @@ function statusMap<T>(value: unknown, status: RegExp, entry: (item: unknown, key
 
 /** A response schema: a class, `[Class]`, a shape or `{ description }` (the document builder describes it). */
 function responseSchema(value: unknown, where = ''): NonNullable<RouteOptions['responseModel']> {
-  if (typeof value === 'function' || Array.isArray(value) || isRecord(value)) return value as NonNullable<RouteOptions['responseModel']>;
+  if (typeof value === 'function' || Array.isArray(value) || isObjectBody(value)) return value as NonNullable<RouteOptions['responseModel']>;
   return fail(`${where}must be a class, [Class], a { field: type } shape or { description }`);
 }
 
@@ -96,7 +93,7 @@ const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
 function parameters(value: unknown): NonNullable<RouteOptions['parameters']> {
   if (!Array.isArray(value)) fail('must be a list of OpenAPI parameter objects');
   value.forEach((p: unknown, index) => {
-    if (!isRecord(p) || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
+    if (!isObjectBody(p) || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
       fail(`[${index}] needs a string 'name' and 'in' set to query, header, path or cookie`);
     }
   });
@@ -106,13 +103,13 @@ function parameters(value: unknown): NonNullable<RouteOptions['parameters']> {
 function security(value: unknown): NonNullable<RouteOptions['security']> {
   const valid =
     Array.isArray(value) &&
-    value.every((entry) => isRecord(entry) && Object.values(entry).every((scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')));
+    value.every((entry) => isObjectBody(entry) && Object.values(entry).every((scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')));
   if (!valid) fail("must be a list of requirements, each mapping scheme names to scopes, e.g. [{ bearerAuth: [] }]");
   return Object.freeze([...value]) as NonNullable<RouteOptions['security']>;
 }
 
 function multipart(value: unknown): MultipartOptions {
-  if (!isRecord(value) || (value.limits !== undefined && !isRecord(value.limits))) fail('must be { limits: { fileSize, files, fields, parts, fieldSize } }');
+  if (!isObjectBody(value) || (value.limits !== undefined && !isObjectBody(value.limits))) fail('must be { limits: { fileSize, files, fields, parts, fieldSize } }');
   try {
     resolveLimits(value as MultipartOptions, Number.MAX_SAFE_INTEGER);
   } catch (err) {
@@ -170,7 +167,7 @@ const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
   declaredIn: { check: text, notInRouteFiles: 'the file router sets it to the route file and export' },
   forbidUnknownProperties: { check: flag },
   sse: { check: flag },
-  extra: { check: (value) => (isRecord(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
+  extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
   formTemplate: { check: nonEmpty },
 };
 
