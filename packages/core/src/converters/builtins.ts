@@ -13,15 +13,8 @@ export class StringConvertor extends Convertor<string> {
 }
 
 /** `{name:path}`: the rest of the path, slashes included; must be the last segment. */
-export class PathConvertor extends Convertor<string> {
-  regex = '.*';
-  override openapi = { type: 'string' };
-  convert(value: string): string {
-    return value;
-  }
-  toString(value: string): string {
-    return String(value);
-  }
+export class PathConvertor extends StringConvertor {
+  override regex = '.*';
 }
 
 /** `{name:int}`: non-negative digits, converted to a number. */
@@ -85,13 +78,7 @@ export class UUIDConvertor extends Convertor<string> {
 }
 
 /** `{name:slug}`: lowercase letters and digits in dash-separated words. */
-export class SlugConvertor extends Convertor<string> {
-  regex = '[a-z0-9]+(?:-[a-z0-9]+)*';
+export class SlugConvertor extends StringConvertor {
+  override regex = '[a-z0-9]+(?:-[a-z0-9]+)*';
   override openapi = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' };
-  convert(value: string): string {
-    return value;
-  }
-  toString(value: string): string {
-    return String(value);
-  }
 }

@@ -20,6 +20,7 @@ export interface MatchedRoute {
   readonly methods: readonly string[];
   /** Full name, dotted with the names of the routers around it. */
   readonly name?: string;
+  /** Container tags first, then the route's own, without duplicates. */
   readonly tags: readonly string[];
   /** Declared security requirements (alternatives of `{ scheme: scopes }`), if any. */
   readonly security?: ReadonlyArray<Readonly<Record<string, readonly string[]>>>;

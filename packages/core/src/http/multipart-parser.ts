@@ -24,6 +24,7 @@ export interface FilePartStart {
    */
   filename: string;
   mimeType: string;
+  /** Errors with the 413 problem if the file passes `fileSize`, or with the abort. */
   stream: Readable;
 }
 

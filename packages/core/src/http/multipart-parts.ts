@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { HTTPException } from '../errors';
 import type { ResolvedLimits } from './multipart-limits';
-import { openMultipart } from './multipart-parser';
+import { openMultipart, type FilePartStart } from './multipart-parser';
 
 /**
  * One part of a multipart body as `req.parts()` yields it: a text field, or a file whose
@@ -10,15 +10,7 @@ import { openMultipart } from './multipart-parser';
  */
 export type MultipartPart =
   | { type: 'field'; fieldName: string; value: string }
-  | {
-      type: 'file';
-      fieldName: string;
-      /** The client's file name (last path segment); never a path Tern uses. */
-      filename: string;
-      mimeType: string;
-      /** Errors with the 413 problem if the file passes `fileSize`, or with the abort. */
-      stream: Readable;
-    };
+  | ({ type: 'file' } & FilePartStart);
 
 /**
  * The parts of a `multipart/form-data` body, in order, as they arrive. Parsing starts at the

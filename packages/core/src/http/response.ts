@@ -160,18 +160,12 @@ export class TernResponse {
 
   /** Sends plain text. */
   text(body: string, statusCode?: number): this {
-    if (statusCode !== undefined) this.status(statusCode);
-    this.body = String(body);
-    this.headers['content-type'] = 'text/plain; charset=utf-8';
-    return this;
+    return this.send(String(body), 'text/plain; charset=utf-8', statusCode);
   }
 
   /** Sends HTML. */
   html(body: string, statusCode?: number): this {
-    if (statusCode !== undefined) this.status(statusCode);
-    this.body = String(body);
-    this.headers['content-type'] = 'text/html; charset=utf-8';
-    return this;
+    return this.send(String(body), 'text/html; charset=utf-8', statusCode);
   }
 
   /** Sends raw bytes or text with the given content type. */

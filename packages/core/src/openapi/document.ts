@@ -13,6 +13,7 @@ import type {
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import type { RouteInfo, RouteParamInfo } from '../routing/route-info';
+import { SAFE_IN_DOCUMENT } from '../routing/route-options';
 import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { copyJson } from './copy-json';
@@ -70,10 +71,11 @@ export function buildOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
 
 /**
  * Every check building the document makes, so `app.ready()` fails where building it would,
- * without describing the operations that cannot fail: those whose options are only names,
- * texts, tags, security and the like (`CANNOT_FAIL`), with no models, responses, parameters or
- * `x-` extensions. Their path parameters' converter schemas are checked (once each). What is
- * built is serialized as the served document would be, so a value JSON cannot hold fails here.
+ * without describing the operations that cannot fail: those whose options are only names, texts,
+ * tags, security and the like (`SAFE_IN_DOCUMENT`, from the route options table), with no models,
+ * responses, parameters or `x-` extensions. Their path parameters' converter schemas are checked
+ * (once each). What is built is serialized as the served document would be, so a value JSON
+ * cannot hold fails here.
  * The served document is then built on its first request (`openapi/routes.ts`) by
  * `buildOpenAPIDocument`, the same code.
  */
@@ -81,35 +83,9 @@ export function checkOpenAPIDocument(routes: readonly RouteInfo[], config: OpenA
   JSON.stringify(buildDocument(routes, config, options, true));
 }
 
-/**
- * Route options the operation of a route is built from without anything that can throw: strings
- * and flags the options table checked, security the security check read. Any other option (a
- * model, responses, parameters, media types, `x-` extensions…) makes the operation one that
- * `checkOpenAPIDocument` builds.
- */
-const CANNOT_FAIL = new Set<string>([
-  'name',
-  'summary',
-  'description',
-  'operationId',
-  'tags',
-  'security',
-  'deprecated',
-  'excludeFromSchema',
-  'statusCode',
-  'middleware',
-  'methods',
-  'bodyLimit',
-  'multipartLimit',
-  'declaredIn',
-  'forbidUnknownProperties',
-  'responseFiltering',
-  'formTemplate',
-]);
-
 function cannotFail(route: RouteInfo): boolean {
   if (route.uploads !== undefined) return false;
-  for (const key in route.options) if (!CANNOT_FAIL.has(key)) return false;
+  for (const key in route.options) if (!SAFE_IN_DOCUMENT.has(key)) return false;
   for (const key in route.extra) if (key.startsWith('x-')) return false;
   return true;
 }

@@ -1,6 +1,6 @@
 /**
  * An operation's `requestBody`: the model's schema under each media type the route consumes
- * (`application/json` by default), and for `multipart/form-data` the model's text fields plus
+ * (`multipart/form-data` by default), and for `multipart/form-data` the model's text fields plus
  * the file fields a controller's upload decorators declare, as `format: binary` strings.
  */
 import type { ReferenceObject, RequestBodyObject, SchemaObject } from 'openapi3-ts/oas31';
@@ -10,23 +10,16 @@ type Schema = SchemaObject | ReferenceObject;
 
 const BINARY: SchemaObject = { type: 'string', format: 'binary' };
 
-export function describeRequestBody(
-  model: Schema | undefined,
-  consumes: readonly string[] | undefined,
-  uploads: readonly UploadField[] | undefined,
-): RequestBodyObject | undefined {
-  if (model === undefined && uploads === undefined) return undefined;
-  const types = consumes ?? [uploads ? 'multipart/form-data' : 'application/json'];
+export function describeRequestBody(model: Schema | undefined, consumes: readonly string[] | undefined, uploads: readonly UploadField[]): RequestBodyObject {
   const content: RequestBodyObject['content'] = {};
-  for (const type of types) {
-    const mediaType = type.toLowerCase();
-    if (mediaType === 'multipart/form-data' && uploads) content[mediaType] = multipart(model, uploads);
-    else if (model !== undefined) content[mediaType] = { schema: model };
+  // `consumes` as the options table lowercased it (the scanner adds multipart to a route with uploads).
+  for (const type of consumes ?? ['multipart/form-data']) {
+    if (type === 'multipart/form-data') content[type] = multipart(model, uploads);
+    else if (model !== undefined) content[type] = { schema: model };
   }
   // A route with upload parameters reads a multipart body: without one it answers 415, so the body
   // is required even when every file field is optional.
-  const required = model !== undefined || uploads !== undefined;
-  return { required, content };
+  return { required: true, content };
 }
 
 function multipart(model: Schema | undefined, uploads: readonly UploadField[]): RequestBodyObject['content'][string] {

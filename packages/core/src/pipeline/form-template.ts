@@ -7,6 +7,7 @@ import { HTTPException } from '../errors';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import type { CompiledRoute } from '../routing/compile';
+import { isObjectBody } from '../validation/types';
 import type { BodyInput } from './body-input';
 
 /**
@@ -31,7 +32,7 @@ export function formRerender(route: CompiledRoute, read: BodyInput): ShowForm | 
   return async (req, res, err) => {
     if (!(err instanceof HTTPException) || err.code !== 'TERN_VALIDATION_FAILED') throw err;
     const values = req.hasBody ? await read(req).catch(() => ({})) : {};
-    const context: FormErrorContext = { errors: groupErrors(err), values: isRecord(values) ? values : {} };
+    const context: FormErrorContext = { errors: groupErrors(err), values: isObjectBody(values) ? values : {} };
     return res.render(template, context as unknown as Record<string, unknown>, 422);
   };
 }
@@ -41,8 +42,4 @@ export function groupErrors(err: HTTPException): Record<string, string[]> {
   const grouped: Record<string, string[]> = Object.create(null);
   for (const { path, message } of err.errors ?? []) (grouped[path] ??= []).push(message);
   return grouped;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

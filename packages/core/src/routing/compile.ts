@@ -4,6 +4,7 @@
  */
 import { TernError } from '../errors';
 import type { TernRequest } from '../http/request';
+import type { MatchedRoute } from '../http/matched-route';
 import type { TernResponse } from '../http/response';
 import type { Declaration } from './declarer';
 import { Group } from './group';
@@ -22,32 +23,22 @@ import { forbidsUnknownProperties } from '../validation/unknown-properties';
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
  * only; the request pipeline turns it into a served route (`pipeline/serve.ts`).
  */
-export interface CompiledRoute {
+export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'methods' | 'name' | 'tags' | 'statusCode' | 'source'> {
   /** What plugins, `getAllRoutes()` and `req.route` see of this route. */
   readonly info: RouteInfo;
   /** The declaration it came from. */
   readonly declaration: AnyRoutes;
   /** Its options as the options table checked them: what every consumer reads. */
   readonly spec: RouteSpec;
-  /** The full path with every prefix composed, e.g. `/api/v1/users/{id:int}`. */
-  readonly rawPath: string;
   readonly path: CompiledPath;
-  readonly methods: readonly string[];
-  /** Full name, dotted with the names of the routers around it. */
-  readonly name?: string;
-  /** Container tags first, then the route's own, without duplicates. */
-  readonly tags: readonly string[];
   readonly excludeFromSchema: boolean;
   /** Container middleware (outer first) then the route's own. */
   readonly middleware: readonly Middleware[];
   readonly handler: Handler;
   /** The request model's (`spec.requestModel`) validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
-  readonly statusCode: number;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
   readonly internal: boolean;
-  /** Human-readable origin for error messages. */
-  readonly source: string;
   /** For a Group's mounted Node listener: the forwarding step that replaces handler and body checks. */
   readonly mount?: (req: TernRequest, res: TernResponse, report: MountErrorReporter) => Promise<TernResponse>;
   /** Further matcher shapes this route serves (a mounted app also serves its bare prefix). */

@@ -7,6 +7,7 @@
  */
 import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
+import { isObjectBody } from '../validation/types';
 import type { RouteOptions } from './types';
 
 /** The named options (everything but the open `x-*` extensions). */
@@ -21,6 +22,8 @@ interface OptionRow<K extends RouteOptionName> {
   check(value: unknown, declared: Readonly<Record<string, unknown>>): NamedOptions[K];
   /** Why a route file (`markAsRoute`) cannot set this option; absent when it can. */
   notInRouteFiles?: string;
+  /** The OpenAPI document uses the checked value without anything that can throw (a name, a text, a flag, security). */
+  safeInDocument?: true;
 }
 
 /** A mistake in one option, turned into the route's startup error by `routeSpec`. */
@@ -30,10 +33,6 @@ class OptionMistake {
 
 function fail(text: string): never {
   throw new OptionMistake(text);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : fail('must be a string'));
@@ -76,7 +75,7 @@ const RESPONSE_STATUS = /^(?:[1-5][0-9][0-9]|[1-5]XX|default)$/;
 
 /** An object keyed by status; `must` says what it must be when it is not one, or has a key `status` refuses. */
 function statusMap<T>(value: unknown, status: RegExp, entry: (item: unknown, key: string) => T, must: string): Record<string, T> {
-  if (!isRecord(value)) fail(must);
+  if (!isObjectBody(value)) fail(must);
   const out: Record<string, T> = {};
   for (const [key, item] of Object.entries(value)) {
     if (!status.test(key)) fail(status === RESPONSE_STATUS ? `has '${key}', which is not an HTTP status code (100-599, '2XX' or 'default')` : must);
@@ -87,7 +86,7 @@ function statusMap<T>(value: unknown, status: RegExp, entry: (item: unknown, key
 
 /** A response schema: a class, `[Class]`, a shape or `{ description }` (the document builder describes it). */
 function responseSchema(value: unknown, where = ''): NonNullable<RouteOptions['responseModel']> {
-  if (typeof value === 'function' || Array.isArray(value) || isRecord(value)) return value as NonNullable<RouteOptions['responseModel']>;
+  if (typeof value === 'function' || Array.isArray(value) || isObjectBody(value)) return value as NonNullable<RouteOptions['responseModel']>;
   return fail(`${where}must be a class, [Class], a { field: type } shape or { description }`);
 }
 
@@ -96,7 +95,7 @@ const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
 function parameters(value: unknown): NonNullable<RouteOptions['parameters']> {
   if (!Array.isArray(value)) fail('must be a list of OpenAPI parameter objects');
   value.forEach((p: unknown, index) => {
-    if (!isRecord(p) || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
+    if (!isObjectBody(p) || typeof p.name !== 'string' || !PARAMETER_LOCATIONS.has(String(p.in))) {
       fail(`[${index}] needs a string 'name' and 'in' set to query, header, path or cookie`);
     }
   });
@@ -106,13 +105,13 @@ function parameters(value: unknown): NonNullable<RouteOptions['parameters']> {
 function security(value: unknown): NonNullable<RouteOptions['security']> {
   const valid =
     Array.isArray(value) &&
-    value.every((entry) => isRecord(entry) && Object.values(entry).every((scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')));
+    value.every((entry) => isObjectBody(entry) && Object.values(entry).every((scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')));
   if (!valid) fail("must be a list of requirements, each mapping scheme names to scopes, e.g. [{ bearerAuth: [] }]");
   return Object.freeze([...value]) as NonNullable<RouteOptions['security']>;
 }
 
 function multipart(value: unknown): MultipartOptions {
-  if (!isRecord(value) || (value.limits !== undefined && !isRecord(value.limits))) fail('must be { limits: { fileSize, files, fields, parts, fieldSize } }');
+  if (!isObjectBody(value) || (value.limits !== undefined && !isObjectBody(value.limits))) fail('must be { limits: { fileSize, files, fields, parts, fieldSize } }');
   try {
     resolveLimits(value as MultipartOptions, Number.MAX_SAFE_INTEGER);
   } catch (err) {
@@ -126,8 +125,8 @@ function multipart(value: unknown): MultipartOptions {
  * interface without a row (or a row without the option) does not compile.
  */
 const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
-  bodyLimit: { check: positiveBytes },
-  multipartLimit: { check: positiveBytes },
+  bodyLimit: { check: positiveBytes, safeInDocument: true },
+  multipartLimit: { check: positiveBytes, safeInDocument: true },
   methods: {
     check: (value) => {
       if (!Array.isArray(value) || value.length === 0 || !value.every((m) => typeof m === 'string' && /^[A-Za-z]+$/.test(m))) {
@@ -135,26 +134,28 @@ const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
       }
       return Object.freeze([...new Set(value.map((m: string) => m.toUpperCase()))]) as string[];
     },
+    safeInDocument: true,
   },
-  name: { check: nonEmpty },
-  summary: { check: text },
-  description: { check: text },
-  operationId: { check: (value) => (typeof value === 'string' && value.trim() !== '' ? value : fail('must be a non-empty string')) },
+  name: { check: nonEmpty, safeInDocument: true },
+  summary: { check: text, safeInDocument: true },
+  description: { check: text, safeInDocument: true },
+  operationId: { check: (value) => (typeof value === 'string' && value.trim() !== '' ? value : fail('must be a non-empty string')), safeInDocument: true },
   responses: { check: (value) => statusMap(value, RESPONSE_STATUS, (item, key) => responseSchema(item, `[${key}] `), 'must map status codes to schemas') },
   responseModel: { check: (value) => responseSchema(value) },
   requestModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')) },
-  middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']> },
-  tags: { check: (value) => stringList(value, "['users']") },
-  security: { check: security },
-  deprecated: { check: flag },
+  middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']>, safeInDocument: true },
+  tags: { check: (value) => stringList(value, "['users']"), safeInDocument: true },
+  security: { check: security, safeInDocument: true },
+  deprecated: { check: flag, safeInDocument: true },
   parameters: { check: parameters },
-  excludeFromSchema: { check: flag },
+  excludeFromSchema: { check: flag, safeInDocument: true },
   statusCode: {
     check: (value) => (Number.isInteger(value) && (value as number) >= 200 && (value as number) <= 599 ? (value as number) : fail('must be a status code from 200 to 599')),
+    safeInDocument: true,
   },
   consumes: { check: consumes },
   multipart: { check: multipart },
-  responseFiltering: { check: flag },
+  responseFiltering: { check: flag, safeInDocument: true },
   produces: {
     check: (value) =>
       statusMap(value, /^[1-5][0-9][0-9]$/, (item) => {
@@ -167,11 +168,11 @@ const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
     check: (value) =>
       statusMap(value, /^[45][0-9][0-9]$/, (item) => (typeof item === 'string' && item !== '' ? item : fail(PROBLEMS)), PROBLEMS),
   },
-  declaredIn: { check: text, notInRouteFiles: 'the file router sets it to the route file and export' },
-  forbidUnknownProperties: { check: flag },
+  declaredIn: { check: text, notInRouteFiles: 'the file router sets it to the route file and export', safeInDocument: true },
+  forbidUnknownProperties: { check: flag, safeInDocument: true },
   sse: { check: flag },
-  extra: { check: (value) => (isRecord(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
-  formTemplate: { check: nonEmpty },
+  extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
+  formTemplate: { check: nonEmpty, safeInDocument: true },
 };
 
 /** Every route option's name, in the table's order. */
@@ -181,6 +182,9 @@ export const ROUTE_OPTION_NAMES: readonly RouteOptionName[] = Object.freeze(Obje
 export const NOT_IN_ROUTE_FILES: Readonly<Partial<Record<RouteOptionName, string>>> = Object.freeze(
   Object.fromEntries(Object.entries(ROWS).flatMap(([name, row]) => (row.notInRouteFiles ? [[name, row.notInRouteFiles]] : []))),
 );
+
+/** Options whose rows say `safeInDocument`: `checkOpenAPIDocument` skips building an operation that has only these. */
+export const SAFE_IN_DOCUMENT: ReadonlySet<string> = new Set(ROUTE_OPTION_NAMES.filter((name) => ROWS[name].safeInDocument));
 
 export function isRouteOption(key: string): key is RouteOptionName {
   return Object.prototype.hasOwnProperty.call(ROWS, key);

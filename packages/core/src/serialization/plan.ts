@@ -6,7 +6,7 @@
  * that returns one user where a list was declared (or the reverse) still leaks nothing.
  */
 import { TernError } from '../errors/tern-error';
-import { isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
+import { describeValue, isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
 import { modelClassOf } from '../openapi/schema/class-to-schema';
 import { Integer } from '../openapi/schema/integer';
 import type { ModelClass, ModelCompiler, PropertyDescription, RecordDescription } from '../validation/model-compiler';
@@ -94,7 +94,7 @@ class Planner {
       }));
       return { kind: 'object', label: 'shape', fields: inObjectKeyOrder(fields) };
     }
-    return invalid(`${where}: expected a class, a constructor, [Type] or { field: Type }, got ${describe(type)}`);
+    return invalid(`${where}: expected a class, a constructor, [Type] or { field: Type }, got ${describeValue(type)}`);
   }
 
   /**
@@ -183,9 +183,4 @@ function hintOf(type: unknown): Hint {
 
 function invalid(message: string): never {
   throw new TernError('TERN_INVALID_RESPONSE_MODEL', message);
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === null ? 'null' : typeof value;
 }

@@ -84,6 +84,7 @@ export interface ResolvedOptions {
   readonly whitelist: boolean;
   readonly forbidNonWhitelisted: boolean;
   readonly maxDepth: number;
+  /** Issues past this many are counted in `omitted`, not listed (nor their messages built). */
   readonly maxIssues: number;
   readonly maxKeys: number;
   readonly maxFallbackValues: number;

@@ -1,16 +1,12 @@
 import type { ResponseSchema } from '../../routing/types';
 import type { MethodMeta } from '../metadata';
-import { isStringArray, levelTarget, methodTarget, misuse, prepend, type ClassOrMethodDecorator, type RouteMethodDecorator } from './targets';
+import { flagDecorator, isStringArray, levelTarget, methodTarget, misuse, prepend, type ClassOrMethodDecorator, type RouteMethodDecorator } from './targets';
 
 /**
  * Marks the route (or, on the class, every route of the controller) deprecated in the OpenAPI
  * document. It is still served.
  */
-export function Deprecated(): ClassOrMethodDecorator {
-  return (target, key, descriptor) => {
-    levelTarget('@Deprecated', target, key, descriptor).deprecated = true;
-  };
-}
+export const Deprecated = flagDecorator('@Deprecated', 'deprecated');
 
 /** The last argument of `@Tags`: `{ replace: true }` on a method drops the controller's tags for that route. */
 export interface TagsOptions {
@@ -49,34 +45,24 @@ export function Tags(...tags: [...tags: string[], options: TagsOptions] | string
   };
 }
 
-function text(label: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw misuse(`${label}(text) expects a non-empty string.`);
-  return value;
+/** A decorator that stores a non-empty text on the route method (`@Summary`, `@Description`, `@OperationId`). */
+function textDecorator(label: string, field: 'summary' | 'description' | 'operationId'): (text: string) => RouteMethodDecorator {
+  return (text) => {
+    if (typeof text !== 'string' || text === '') throw misuse(`${label}(text) expects a non-empty string.`);
+    return (target, key, descriptor) => {
+      methodTarget(label, target, key, descriptor)[field] = text;
+    };
+  };
 }
 
 /** The operation's one-line summary in the OpenAPI document (wins over the `summary` option). */
-export function Summary(summary: string): RouteMethodDecorator {
-  const value = text('@Summary', summary);
-  return (target, key, descriptor) => {
-    methodTarget('@Summary', target, key, descriptor).summary = value;
-  };
-}
+export const Summary = textDecorator('@Summary', 'summary');
 
 /** The operation's longer description (Markdown) in the OpenAPI document. */
-export function Description(description: string): RouteMethodDecorator {
-  const value = text('@Description', description);
-  return (target, key, descriptor) => {
-    methodTarget('@Description', target, key, descriptor).description = value;
-  };
-}
+export const Description = textDecorator('@Description', 'description');
 
 /** The operation's `operationId`; it must be unique in the document. */
-export function OperationId(operationId: string): RouteMethodDecorator {
-  const value = text('@OperationId', operationId);
-  return (target, key, descriptor) => {
-    methodTarget('@OperationId', target, key, descriptor).operationId = value;
-  };
-}
+export const OperationId = textDecorator('@OperationId', 'operationId');
 
 /**
  * Documents one response: a model class, `[Class]`, a `{ field: Type }` shape or
@@ -102,8 +88,4 @@ export function ApiResponse(status: number, schema: ResponseSchema): ClassOrMeth
 }
 
 /** Leaves the route (or, on the class, every route of the controller) out of the OpenAPI document. */
-export function ExcludeFromSchema(): ClassOrMethodDecorator {
-  return (target, key, descriptor) => {
-    levelTarget('@ExcludeFromSchema', target, key, descriptor).excludeFromSchema = true;
-  };
-}
+export const ExcludeFromSchema = flagDecorator('@ExcludeFromSchema', 'excludeFromSchema');

@@ -1,5 +1,5 @@
 import type { SecurityRequirement } from '../../routing/types';
-import { isStringArray, levelTarget, misuse, prepend, type ClassOrMethodDecorator } from './targets';
+import { flagDecorator, isStringArray, levelTarget, misuse, prepend, type ClassOrMethodDecorator } from './targets';
 
 /**
  * Declares a security requirement for the OpenAPI document. Several `@Security` decorators are
@@ -61,8 +61,4 @@ function toRequirement(schemeOrRequirement: unknown, scopes: unknown): SecurityR
  *   async list() { ... }
  * }
  */
-export function Public(): ClassOrMethodDecorator {
-  return (target, key, descriptor) => {
-    levelTarget('@Public', target, key, descriptor).public = true;
-  };
-}
+export const Public = flagDecorator('@Public', 'public');

@@ -42,6 +42,13 @@ export function levelTarget(decorator: string, target: object, key: string | sym
   return methodTarget(decorator, target, key, descriptor);
 }
 
+/** A decorator that sets one flag on its class or method: `@Deprecated()`, `@ExcludeFromSchema()`, `@Public()`. */
+export function flagDecorator(label: string, flag: 'deprecated' | 'excludeFromSchema' | 'public'): () => ClassOrMethodDecorator {
+  return () => (target, key, descriptor) => {
+    levelTarget(label, target, key, descriptor)[flag] = true;
+  };
+}
+
 /** Decorators apply bottom-up; putting each one's items first keeps the order they are written in. */
 export function prepend<T>(list: T[], items: readonly T[]): void {
   list.unshift(...items);

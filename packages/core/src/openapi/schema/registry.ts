@@ -1,7 +1,7 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { ModelClass, ModelCompiler, ModelDescription } from '../../validation/model-compiler';
 import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from './class-to-schema';
-import { constructorSchema, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
+import { constructorSchema, describeValue, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
 import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
 
@@ -221,10 +221,4 @@ export class SchemaRegistry {
     for (let n = 2; this.schemas.has(name); n++) name = `${base}_${n}`;
     return name;
   }
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'function') return value.name ? `function ${value.name}` : 'an anonymous function';
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === null ? 'null' : typeof value;
 }

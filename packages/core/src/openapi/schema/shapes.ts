@@ -85,3 +85,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+
+/** A value named in an error message: `function User`, `"text"`, `null`, `number`. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'function') return value.name ? `function ${value.name}` : 'an anonymous function';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return value === null ? 'null' : typeof value;
+}

@@ -8,8 +8,9 @@
  */
 import { nativeReasons, planFor } from './analyse';
 import { addIssue, listsMore, prefixOf, type Check, type CheckFn, type ClassPlan, type ModelInstance, type NestedRule, type PropertyPlan, type RecordRule, type Run } from './plan';
-import { checkRecordValues, isRecordObject } from './record';
+import { checkRecordValues } from './record';
 import { NEEDS_FALLBACK, TOO_DEEP } from './signals';
+import { isObjectBody } from '../types';
 
 /** The general check: the same steps as the generated one, driven by the plan's data. */
 export function interpretCheck(plan: ClassPlan): CheckFn {
@@ -70,7 +71,7 @@ function validateProperty(property: PropertyPlan, object: ModelInstance, prefix:
 export function checkRecord(rule: RecordRule, object: ModelInstance, value: unknown, base: string, key: string, depth: number, run: Run): void {
   if (rule.validateIf !== undefined && !rule.validateIf(object, value)) return;
   const path = base + key;
-  if (!isRecordObject(value)) {
+  if (!isObjectBody(value)) {
     if (listsMore(run)) addIssue(run, path, rule.message(object, value));
     else run.omitted++;
     return;

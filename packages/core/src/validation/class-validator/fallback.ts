@@ -121,18 +121,14 @@ function sizeIssues(gate: SizeGate, body: Record<string, unknown>, maxIssues: nu
     for (const { key, gate } of at.nested) {
       const value = Object.hasOwn(object, key) && !refused.has(key) ? object[key] : undefined;
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) if (isPlainRecord(value[i])) visit(gate, value[i] as Record<string, unknown>, `${prefix}${key}.${i}.`, depth + 2);
-      } else if (isPlainRecord(value)) {
+        for (let i = 0; i < value.length; i++) if (isObjectBody(value[i])) visit(gate, value[i] as Record<string, unknown>, `${prefix}${key}.${i}.`, depth + 2);
+      } else if (isObjectBody(value)) {
         visit(gate, value, `${prefix}${key}.`, depth + 1);
       }
     }
   };
   visit(gate, body, '', 1);
   return found;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What the fallback may rely on about the model (from its compiled plan). */

@@ -8,15 +8,15 @@
 import type { ValidationArguments, ValidationOptions, ValidatorConstraintInterface } from 'class-validator';
 import { TernTypeError } from '../../errors';
 import { classTransformer, classValidator } from '../libraries';
-import type { ValidationIssue } from '../types';
+import { isObjectBody, type ValidationIssue } from '../types';
 import { replaceTokens } from './messages';
 import { flattenErrors } from './flatten';
-import { checkRecordValues, currentRecordOptions, isRecordObject, keepRecordIssues, notARecordMessage, recordSpecOf, withInstances, type RecordValues } from './record';
+import { checkRecordValues, currentRecordOptions, keepRecordIssues, notARecordMessage, recordSpecOf, withInstances, type RecordValues } from './record';
 
 /** class-validator's constraint behind `@IsRecord` (identified by this class, never by its name). */
 class RecordConstraint implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean | Promise<boolean> {
-    if (!isRecordObject(value)) return false;
+    if (!isObjectBody(value)) return false;
     const spec = recordSpecOf(args.constraints[0] as () => RecordValues);
     const options = currentRecordOptions();
     const { validate } = classValidator();

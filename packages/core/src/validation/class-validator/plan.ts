@@ -5,7 +5,7 @@
  */
 import type { Test } from './native-checks';
 import type { RecordSpec } from './record';
-import type { ValidationIssue } from '../types';
+import type { ResolvedOptions, ValidationIssue } from '../types';
 
 /** How class-transformer converts one property's value (its `@Type`). */
 export type TypeSpec =
@@ -118,14 +118,9 @@ export interface BuildContext {
 export type BuildFn = (source: object, depth: number, cx: BuildContext) => object;
 
 /** Per-request state the generated checks share. */
-export interface Run {
-  readonly whitelist: boolean;
-  readonly forbidNonWhitelisted: boolean;
-  readonly maxDepth: number;
+export interface Run extends Pick<ResolvedOptions, 'whitelist' | 'forbidNonWhitelisted' | 'maxDepth' | 'maxIssues'> {
   readonly resolve: Resolve;
   readonly issues: ValidationIssue[];
-  /** Issues past this many are counted in `omitted`, not listed (nor their messages built). */
-  readonly maxIssues: number;
   omitted: number;
 }
 

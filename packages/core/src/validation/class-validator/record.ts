@@ -6,7 +6,7 @@
  */
 import { TernTypeError } from '../../errors';
 import type { ModelClass } from '../model-compiler';
-import type { ValidationIssue } from '../types';
+import { isObjectBody, type ValidationIssue } from '../types';
 
 /** A record value's type: a JSON scalar's constructor, or a model class. */
 export type RecordValueType = StringConstructor | NumberConstructor | BooleanConstructor | ModelClass;
@@ -58,11 +58,6 @@ function invalid(detail: string): never {
   throw new TernTypeError('TERN_INVALID_ARGUMENT', `@IsRecord(() => Type): ${detail}.`);
 }
 
-/** A JSON object: what a record, and a model value in it, must be. */
-export function isRecordObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const SCALAR_TESTS: Record<RecordScalar, (value: unknown) => boolean> = {
   string: (value) => typeof value === 'string',
   number: (value) => typeof value === 'number' && Number.isFinite(value),
@@ -92,7 +87,7 @@ export function checkRecordValues(
   nested: (instance: object, path: string, nesting: number) => void,
   message?: string,
 ): void {
-  const test = spec.scalar === undefined ? isRecordObject : SCALAR_TESTS[spec.scalar];
+  const test = spec.scalar === undefined ? isObjectBody : SCALAR_TESTS[spec.scalar];
   const what = spec.scalar === undefined ? 'an object' : `a ${spec.scalar}`;
   for (const key of Object.keys(record)) {
     const value = record[key];
@@ -124,13 +119,13 @@ export function checkRecordValues(
  * else is left for the validator to report.
  */
 export function withInstances(spec: RecordSpec, copy: unknown, toInstance: (value: object, nesting: number) => object): unknown {
-  if (spec.scalar !== undefined || !isRecordObject(copy)) return copy;
+  if (spec.scalar !== undefined || !isObjectBody(copy)) return copy;
   for (const key of Object.keys(copy)) {
     const value = copy[key];
     if (!spec.list) {
-      if (isRecordObject(value)) copy[key] = toInstance(value, 1);
+      if (isObjectBody(value)) copy[key] = toInstance(value, 1);
     } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (isRecordObject(value[i])) value[i] = toInstance(value[i] as object, 2);
+      for (let i = 0; i < value.length; i++) if (isObjectBody(value[i])) value[i] = toInstance(value[i] as object, 2);
     }
   }
   return copy;
