@@ -43,9 +43,9 @@ function fastKeys(plan: ClassPlan): string[] {
 
 /**
  * The build for `plan` (unsent fields already removed, see unsent.ts), or `undefined` when the
- * general one must run: naming keys changes the
- * order in which new properties appear, which only cannot matter when the constructor already
- * defines every named key (class fields, as TypeScript emits them for ES2022 and later).
+ * general one must run: naming keys changes the order in which new properties appear, which only
+ * cannot matter when the constructor already defines every named key (class fields, as
+ * TypeScript emits them for ES2022 and later).
  */
 export function generateBuild(plan: ClassPlan, resolve: Resolve): BuildFn | undefined {
   const keys = fastKeys(plan);
