@@ -85,6 +85,34 @@ async function until<T>(what: string | (() => string), timeoutMs: number, attemp
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
 }
 
+/**
+ * Opens a new connection to `path` every 20 ms until one is refused, and returns what
+ * `atRefusal()` says at that moment with the probes that had settled, in the order they were
+ * sent. Probes do not wait for each other: a connection the primary accepts just as the last
+ * worker stops accepting can sit in node:cluster's hand-off until the primary exits, and a
+ * probe loop stuck on it would only see the refusal once the slow requests had ended.
+ */
+async function probeUntilRefused<T>(port: number, path: string, timeoutMs: number, atRefusal: () => T): Promise<{ settled: Outcome[]; atRefusal: T }> {
+  const outcomes: Array<Outcome | undefined> = [];
+  const deadline = Date.now() + timeoutMs;
+  let refused: T | undefined;
+  let failure: unknown;
+  while (refused === undefined && failure === undefined) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for connections refused`);
+    const index = outcomes.push(undefined) - 1;
+    get(port, path).outcome.then(
+      (outcome) => {
+        outcomes[index] = outcome;
+        if (outcome.kind === 'refused' && refused === undefined) refused = atRefusal();
+      },
+      (err: unknown) => (failure ??= err),
+    );
+    await sleep(20);
+  }
+  if (failure !== undefined) throw failure;
+  return { settled: outcomes.filter((o): o is Outcome => o !== undefined), atRefusal: refused as T };
+}
+
 interface RunningCluster {
   primary: ChildProcess;
   port: number;
@@ -195,12 +223,9 @@ describe('cluster example', () => {
     primary.kill('SIGTERM');
 
     // New connections during the drain: readiness must say 503 before the port refuses.
-    const readiness: Outcome[] = [];
-    const slowPendingWhenRefused = await until('connections refused', 15_000, async () => {
-      const outcome = await get(port, '/readyz').outcome;
-      readiness.push(outcome);
-      return outcome.kind === 'refused' ? slow.map((_, i) => i).filter((i) => !slowDone.has(i)) : undefined;
-    });
+    const { settled: readiness, atRefusal: slowPendingWhenRefused } = await probeUntilRefused(port, '/readyz', 15_000, () =>
+      slow.map((_, i) => i).filter((i) => !slowDone.has(i)),
+    );
     const statuses = readiness.flatMap((o) => (o.kind === 'answered' ? [o.status] : []));
     expect(statuses).toContain(503);
     const sinceClosing = statuses.slice(statuses.indexOf(503));
