@@ -76,11 +76,11 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
   return Object.freeze({
     rawPath: route.rawPath,
     template: routeTemplate(route.rawPath),
-    methods: route.methods,
+    methods: route.spec.methods as string[],
     name: route.name,
     tags: route.tags,
     security: route.spec.security,
-    statusCode: route.statusCode,
+    statusCode: route.spec.statusCode ?? 200,
     source: route.source,
     extra: route.declaration.extra,
     options: route.spec,
