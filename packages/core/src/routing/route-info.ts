@@ -2,7 +2,6 @@ import type { MatchedRoute } from '../http/matched-route';
 import type { CompiledRoute } from './compile';
 import type { PathParam } from './path';
 import type { RouteSpec } from './route-options';
-import type { SecurityRequirement } from './types';
 
 /** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
 export interface RouteParamInfo {
@@ -42,7 +41,6 @@ export interface HandlerInput {
  * });
  */
 export interface RouteInfo extends MatchedRoute {
-  readonly security?: readonly Readonly<SecurityRequirement>[];
   /** The options the route was declared with, as the options table checked them (prefixes, tags and names not yet composed). */
   readonly options: RouteSpec;
   readonly excludeFromSchema: boolean;
