@@ -8,6 +8,7 @@ import type { ParameterObject } from 'openapi3-ts/oas31';
 import { TernError, TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
+import type { CompileOptions } from '../routing/compile';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
@@ -43,16 +44,12 @@ export type ControllerEntry = Function | object;
  */
 export type ControllerResolver = (controller: Function) => object;
 
-/** How `scanControllers` builds and compiles controllers. */
-export interface ScanOptions {
+/** How `scanControllers` builds and compiles controllers: with the app's model settings, as routes compile (`@Query()` models too). */
+export interface ScanOptions extends Pick<CompileOptions, 'forbidUnknownProperties' | 'checkModel'> {
   /** Builds controller classes (instead of `new C()`). */
   resolve?: ControllerResolver;
-  /** App-level default for `forbidUnknownProperties` (controller and route options override it). */
-  forbidUnknownProperties?: boolean;
-  /** Called with each model a controller compiles itself (`@Query()` models). */
-  checkModel?: (model: Function, where: string) => void;
   /** The app's model compiler: `@Query()` models are compiled and documented with it. */
-  compiler: ModelCompiler;
+  modelCompiler: ModelCompiler;
 }
 
 /**
@@ -176,7 +173,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
         buildRoute({
           where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
           classDeprecated: level.deprecated, controller: options, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.compiler, classTags,
+          compiler: scan.modelCompiler, classTags,
         }),
       );
       count++;
