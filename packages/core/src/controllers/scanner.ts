@@ -171,9 +171,8 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
     for (const decl of declared.routes) {
       router.addRoute(
         buildRoute({
-          where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
-          classDeprecated: level.deprecated, controller: options, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.modelCompiler, classTags,
+          where, prefix, decl, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
+          classDeprecated: level.deprecated, controller: options, scan, classTags,
         }),
       );
       count++;
@@ -245,22 +244,19 @@ interface RouteInput {
   classTags: readonly string[];
   prefix: string;
   decl: RouteDecl;
-  method: DeclaredMethod;
   fn: Function;
   instance: object;
   params: Array<{ meta: ParamMeta; type: Function | undefined }>;
   /** TypeScript emitted `design:paramtypes` for the method. */
   typesKnown: boolean;
-  compiler: ModelCompiler;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string; replaceTags?: boolean };
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
   /** The `@Controller` options: its `forbidUnknownProperties`, `responseFiltering` and body limits apply where the route sets none. */
   controller: ControllerOptions;
-  /** The app's, for `@Query()` models of routes and controllers that set none. */
-  appForbidsUnknown: boolean | undefined;
-  checkModel: ((model: Function, where: string) => void) | undefined;
+  /** The app's model settings: its `forbidUnknownProperties` applies to `@Query()` models of routes and controllers that set none. */
+  scan: ScanOptions;
 }
 
 function buildRoute(input: RouteInput): AnyRoutes {
@@ -280,9 +276,9 @@ function buildRoute(input: RouteInput): AnyRoutes {
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
-    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.appForbidsUnknown),
-    checkModel: input.checkModel,
-    compiler: input.compiler,
+    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.scan.forbidUnknownProperties),
+    checkModel: input.scan.checkModel,
+    compiler: input.scan.modelCompiler,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
   const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
