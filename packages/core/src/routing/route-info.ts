@@ -73,7 +73,8 @@ const ACCEPT_ALL = new Set(['str', 'path']);
 export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknownProperties = false): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
-    template: routeTemplate(route.rawPath),
+    // `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path.
+    template: route.rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}'),
     methods: route.spec.methods as string[],
     name: route.name,
     tags: route.tags,
@@ -109,11 +110,6 @@ function converterSchema(param: PathParam): Readonly<Record<string, unknown>> {
   const declared = param.convertor.openapi;
   if (declared && typeof declared === 'object') return declared as Record<string, unknown>;
   return Object.freeze({ type: 'string', pattern: `^(?:${param.convertor.regex})$` });
-}
-
-/** `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path. */
-function routeTemplate(rawPath: string): string {
-  return rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}');
 }
 
 /**
