@@ -88,22 +88,17 @@ export function appParts(options: TernAppOptions): AppParts {
 
 /** How `registerControllers` scans: the given resolver (else the app's) and the app's model settings. */
 export function controllerScan(parts: AppParts, options: RegisterControllersOptions): ScanOptions {
-  return {
-    resolve: options.resolve ?? parts.resolveController,
-    forbidUnknownProperties: parts.config.forbidUnknownProperties,
-    checkModel: parts.checkModel,
-    compiler: parts.modelCompiler,
-  };
+  return { ...modelSettings(parts), resolve: options.resolve ?? parts.resolveController };
 }
 
 /** The user's routes (the app's declarations, then its providers'), compiled with the app's model settings. */
 export function compileRoutes(declarations: readonly Declaration[], parts: AppParts): CompiledRoute[] {
-  return compileDeclarations(declarations, {
-    modelCompiler: parts.modelCompiler,
-    forbidUnknownProperties: parts.config.forbidUnknownProperties,
-    checkModel: parts.checkModel,
-    prefix: parts.prefix,
-  });
+  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix });
+}
+
+/** The app's model settings: what routes and controllers compile their models with. */
+function modelSettings(parts: AppParts) {
+  return { modelCompiler: parts.modelCompiler, forbidUnknownProperties: parts.config.forbidUnknownProperties, checkModel: parts.checkModel };
 }
 
 /** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */

@@ -8,6 +8,7 @@ import type { ParameterObject } from 'openapi3-ts/oas31';
 import { TernError, TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
+import type { CompileOptions } from '../routing/compile';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
@@ -20,6 +21,7 @@ import {
   getControllerMeta,
   reflectedParamTypes,
   type ControllerMeta,
+  type ControllerOptions,
   type DeclaredMethod,
   type LevelMeta,
   type ParamMeta,
@@ -42,16 +44,12 @@ export type ControllerEntry = Function | object;
  */
 export type ControllerResolver = (controller: Function) => object;
 
-/** How `scanControllers` builds and compiles controllers. */
-export interface ScanOptions {
+/** How `scanControllers` builds and compiles controllers: with the app's model settings, as routes compile (`@Query()` models too). */
+export interface ScanOptions extends Pick<CompileOptions, 'forbidUnknownProperties' | 'checkModel'> {
   /** Builds controller classes (instead of `new C()`). */
   resolve?: ControllerResolver;
-  /** App-level default for `forbidUnknownProperties` (controller and route options override it). */
-  forbidUnknownProperties?: boolean;
-  /** Called with each model a controller compiles itself (`@Query()` models). */
-  checkModel?: (model: Function, where: string) => void;
   /** The app's model compiler: `@Query()` models are compiled and documented with it. */
-  compiler: ModelCompiler;
+  modelCompiler: ModelCompiler;
 }
 
 /**
@@ -91,18 +89,18 @@ function notAController(name: string): TernError {
   );
 }
 
+/** `build()`, or the `TERN_CONTROLLER_INSTANTIATION` error naming `call` and what to do about it. */
+function instantiate(call: string, build: () => unknown, advice: string): unknown {
+  try {
+    return build();
+  } catch (err) {
+    throw new TernError('TERN_CONTROLLER_INSTANTIATION', `${call} failed: ${err instanceof Error ? err.message : String(err)}. ${advice}`, { cause: err });
+  }
+}
+
 /** A class built by the app's `resolve` (a dependency container). */
 function resolveWith(resolve: ControllerResolver, cls: Function, meta: ControllerMeta): Target {
-  let instance: unknown;
-  try {
-    instance = resolve(cls);
-  } catch (err) {
-    throw new TernError(
-      'TERN_CONTROLLER_INSTANTIATION',
-      `resolve(${cls.name}) failed: ${err instanceof Error ? err.message : String(err)}. Check that the container can build it and its dependencies.`,
-      { cause: err },
-    );
-  }
+  const instance = instantiate(`resolve(${cls.name})`, () => resolve(cls), 'Check that the container can build it and its dependencies.');
   if (instance === null || typeof instance !== 'object' || instance instanceof Promise) {
     throw new TernError(
       'TERN_CONTROLLER_INSTANTIATION',
@@ -125,17 +123,8 @@ function resolveTarget(entry: ControllerEntry, resolve: ControllerResolver | und
           'or pass your container: registerControllers([...], { resolve: (C) => container.resolve(C) }) (see docs/dependency-injection.md).',
       );
     }
-    let instance: Record<string | symbol, unknown>;
-    try {
-      instance = new (entry as new () => Record<string | symbol, unknown>)();
-    } catch (err) {
-      throw new TernError(
-        'TERN_CONTROLLER_INSTANTIATION',
-        `new ${entry.name}() failed: ${err instanceof Error ? err.message : String(err)}. Build it yourself and register the instance instead.`,
-        { cause: err },
-      );
-    }
-    return { cls: entry, instance, meta };
+    const instance = instantiate(`new ${entry.name}()`, () => new (entry as new () => object)(), 'Build it yourself and register the instance instead.');
+    return { cls: entry, instance: instance as Record<string | symbol, unknown>, meta };
   }
   if (entry !== null && typeof entry === 'object') {
     const cls = (entry as { constructor?: unknown }).constructor;
@@ -151,7 +140,6 @@ function resolveTarget(entry: ControllerEntry, resolve: ControllerResolver | und
 
 function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
   const { cls, instance, meta } = resolveTarget(entry, scan.resolve);
-  const forbidUnknownProperties = meta.options.forbidUnknownProperties;
   const { prefix, options } = meta;
   const level = getClassLevel(cls);
   // The controller's tags go on each route (before its own), not on the router: a route with
@@ -183,10 +171,8 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
     for (const decl of declared.routes) {
       router.addRoute(
         buildRoute({
-          where, prefix, decl, method, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
-          classDeprecated: level.deprecated, forbidUnknownProperties, appForbidsUnknown: scan.forbidUnknownProperties, checkModel: scan.checkModel,
-          compiler: scan.compiler, classFiltering: options.responseFiltering, classTags,
-          classLimits: { bodyLimit: options.bodyLimit, multipartLimit: options.multipartLimit },
+          where, prefix, decl, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
+          classDeprecated: level.deprecated, controller: options, scan, classTags,
         }),
       );
       count++;
@@ -258,26 +244,19 @@ interface RouteInput {
   classTags: readonly string[];
   prefix: string;
   decl: RouteDecl;
-  method: DeclaredMethod;
   fn: Function;
   instance: object;
   params: Array<{ meta: ParamMeta; type: Function | undefined }>;
   /** TypeScript emitted `design:paramtypes` for the method. */
   typesKnown: boolean;
-  compiler: ModelCompiler;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string; replaceTags?: boolean };
   classSecurity: SecurityRequirement[] | undefined;
   classResponses: Record<number, ResponseSchema> | undefined;
   classDeprecated: boolean;
-  /** The controller's `forbidUnknownProperties` (a route's own option overrides it). */
-  forbidUnknownProperties: boolean | undefined;
-  /** The app's, for `@Query()` models of routes and controllers that set none. */
-  appForbidsUnknown: boolean | undefined;
-  checkModel: ((model: Function, where: string) => void) | undefined;
-  /** The controller's `responseFiltering` option; a route's own wins. */
-  classFiltering: boolean | undefined;
-  /** The controller's body limits; a route's own win. */
-  classLimits: Pick<RouteOptions, 'bodyLimit' | 'multipartLimit'>;
+  /** The `@Controller` options: its `forbidUnknownProperties`, `responseFiltering` and body limits apply where the route sets none. */
+  controller: ControllerOptions;
+  /** The app's model settings: its `forbidUnknownProperties` applies to `@Query()` models of routes and controllers that set none. */
+  scan: ScanOptions;
 }
 
 function buildRoute(input: RouteInput): AnyRoutes {
@@ -285,24 +264,21 @@ function buildRoute(input: RouteInput): AnyRoutes {
   const fullPath = joinPaths([prefix], decl.path);
   // What the decorator was given, checked by the route options table before anything is merged
   // (a `tags: 'admin'` spread here would become five tags); the merged options are its spec again.
-  const {
-    name, summary, description, responses, requestModel, middleware, tags, security, operationId, deprecated,
-    parameters, excludeFromSchema, statusCode, ...extra
-  } = routeSpec(decl.options as Readonly<RouteOptions>, `Route ${decl.methods.join(',')} ${fullPath} in ${where}`);
+  const own = routeSpec(decl.options as Readonly<RouteOptions>, `Route ${decl.methods.join(',')} ${fullPath} in ${where}`);
   // The path is compiled with the other routes; here only its parameter names are needed (a
   // malformed path is compiled now, for the error that says what is wrong with it).
   const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
   // The route's own setting, else its controller's; passed on as a route option, so the app's
   // default still applies to the request body in routing/compile.ts.
-  const forbidUnknownProperties = extra.forbidUnknownProperties ?? input.forbidUnknownProperties;
+  const forbidUnknownProperties = own.forbidUnknownProperties ?? input.controller.forbidUnknownProperties;
   const context = {
     where,
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
-    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.appForbidsUnknown),
-    checkModel: input.checkModel,
-    compiler: input.compiler,
+    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.scan.forbidUnknownProperties),
+    checkModel: input.scan.checkModel,
+    compiler: input.scan.modelCompiler,
   };
   const compiledParams = input.params.map(({ meta, type }) => compileParam(meta, type, context));
   const uploads = compiledParams.flatMap((p) => (p.upload ? [p.upload] : []));
@@ -310,47 +286,44 @@ function buildRoute(input: RouteInput): AnyRoutes {
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
   const bodyModel = bodies[0]?.requestModel;
-  if (bodyModel && requestModel && bodyModel !== requestModel) {
+  if (bodyModel && own.requestModel && bodyModel !== own.requestModel) {
     throw new TernError(
       'TERN_CONTROLLER_INVALID',
-      `${where}: @Body() is typed ${bodyModel.name} but the requestModel option is ${(requestModel as Function).name}; keep one.`,
+      `${where}: @Body() is typed ${bodyModel.name} but the requestModel option is ${own.requestModel.name}; keep one.`,
     );
   }
 
-  const methodSecurity = securityOf(where, security, level);
-  const code = statusCode ?? 200;
-  const ownTags = [...(tags ?? []), ...level.tags];
+  const methodSecurity = securityOf(where, own.security, level);
+  const ownTags = [...(own.tags ?? []), ...level.tags];
   const routeTags = level.replaceTags ? ownTags : [...input.classTags, ...ownTags];
-  const routeMiddleware = [...(middleware ?? []), ...level.middleware];
+  const routeMiddleware = [...(own.middleware ?? []), ...level.middleware];
 
   const options: RouteOptions = {
-    ...extra,
-    name,
-    summary: level.summary ?? summary,
-    description: level.description ?? description,
-    operationId: level.operationId ?? operationId,
-    responses: mergeResponses(input.classResponses, responses, responsesOf(where, level.responses)),
-    requestModel: bodyModel ?? requestModel,
+    ...own,
+    summary: level.summary ?? own.summary,
+    description: level.description ?? own.description,
+    operationId: level.operationId ?? own.operationId,
+    responses: mergeResponses(input.classResponses, own.responses, responsesOf(where, level.responses)),
+    requestModel: bodyModel ?? own.requestModel,
     middleware: routeMiddleware.length > 0 ? routeMiddleware : undefined,
     tags: routeTags.length > 0 ? routeTags : undefined,
     security: methodSecurity ?? input.classSecurity,
-    deprecated: level.deprecated || deprecated === true || input.classDeprecated ? true : undefined,
-    parameters: mergeParameters(parameters, compiledParams),
-    excludeFromSchema: level.excludeFromSchema || excludeFromSchema === true ? true : undefined,
-    statusCode,
+    deprecated: level.deprecated || own.deprecated === true || input.classDeprecated ? true : undefined,
+    parameters: mergeParameters(own.parameters, compiledParams),
+    excludeFromSchema: level.excludeFromSchema || own.excludeFromSchema === true ? true : undefined,
     forbidUnknownProperties,
-    consumes: routeConsumes(where, extra.consumes, uploads.length > 0),
-    multipart: routeMultipartOptions(extra.multipart, uploads),
+    consumes: routeConsumes(where, own.consumes, uploads.length > 0),
+    multipart: routeMultipartOptions(own.multipart, uploads),
   };
-  if (options.responseFiltering === undefined) options.responseFiltering = input.classFiltering;
-  options.bodyLimit ??= input.classLimits.bodyLimit;
-  options.multipartLimit ??= input.classLimits.multipartLimit;
+  options.responseFiltering ??= input.controller.responseFiltering;
+  options.bodyLimit ??= input.controller.bodyLimit;
+  options.multipartLimit ??= input.controller.multipartLimit;
 
   const definition = definedOnly(options) as RouteDefinition;
   definition.declaredIn = where;
   definition.path = decl.path;
   definition.methods = decl.methods;
-  definition.handler = buildHandler(input.instance, input.fn, compiledParams, code);
+  definition.handler = buildHandler(input.instance, input.fn, compiledParams, own.statusCode ?? 200);
   return new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
 }
 

@@ -64,7 +64,7 @@ function defaultId({ route, method }: OperationRef): string {
   const name = route.name ? identifier(route.name) : '';
   if (name) return route.methods.length > 1 ? `${name}_${verb}` : name;
   // The path without converters: `/users/{id:int}/posts` → `users_id_posts`.
-  const path = identifier(route.rawPath.replace(/\{([^}:]+)(?::[^}]*)?\}/g, '$1'));
+  const path = identifier(route.template);
   return `${verb}_${path || 'root'}`;
 }
 

@@ -7,7 +7,7 @@
  * answers about paths and methods no operation owns, so no operation lists them.
  */
 import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
-import type { SecurityRequirement } from '../routing/types';
+import type { MatchedRoute } from '../http/matched-route';
 
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -32,7 +32,7 @@ const PROBLEM_SCHEMA: SchemaObject = {
 
 /** What Tern answers when a path value, a query value or a request body fails validation. */
 const VALIDATION_PROBLEM_SCHEMA: SchemaObject = {
-  type: 'object',
+  ...PROBLEM_SCHEMA,
   description: 'An RFC 9457 problem: `errors` names each value that failed, by its dotted path.',
   properties: {
     ...PROBLEM_PROPERTIES,
@@ -45,7 +45,6 @@ const VALIDATION_PROBLEM_SCHEMA: SchemaObject = {
       },
     },
   },
-  required: ['type', 'title', 'status', 'instance'],
 };
 
 /**
@@ -130,7 +129,7 @@ export interface ProblemFacts {
   /** The longest path parameter accepted, when the route has any (a longer one is a 414). */
   pathParamLimit?: number;
   /** The route's declared `security`, when `enforceSecurity` enforces it; else `undefined`. */
-  enforcedSecurity: readonly SecurityRequirement[] | undefined;
+  enforcedSecurity: MatchedRoute['security'];
 }
 
 /**

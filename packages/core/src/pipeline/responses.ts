@@ -47,16 +47,16 @@ export function compileRouteResponses(route: CompiledRoute, options: ResponseCon
   if (responseModel === undefined && (responses === undefined || Object.keys(responses).length === 0)) return undefined;
   let serializers: ResponseSerializers;
   try {
-    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.statusCode, modelCompiler: options.modelCompiler });
+    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.info.statusCode, modelCompiler: options.modelCompiler });
   } catch (error) {
     if (error instanceof TernError) throw new TernError(error.code, `Route ${route.source}: ${error.message}`, { cause: error });
     throw error;
   }
   if (serializers.size === 0) return undefined;
-  const declared = [...Object.keys(responses ?? {}), ...(responseModel !== undefined ? [String(route.statusCode)] : [])];
+  const declared = [...Object.keys(responses ?? {}), ...(responseModel !== undefined ? [String(route.info.statusCode)] : [])];
   const sent = failClosed(serializers, declared);
   if (!options.validateResponses) return { serializers: sent };
-  return { serializers: sent, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.statusCode), options) };
+  return { serializers: sent, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.info.statusCode), options) };
 }
 
 /**

@@ -41,7 +41,7 @@ export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options:
   // A mounted Node listener answers on the raw response itself; body rules are its own business.
   const { mount } = route;
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
-  const { handler, statusCode } = route;
+  const { handler, info: { statusCode } } = route;
   const { bodyLimit, multipartLimit } = limits;
   const { validator } = route;
   // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).

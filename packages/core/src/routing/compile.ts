@@ -23,8 +23,8 @@ import { forbidsUnknownProperties } from '../validation/unknown-properties';
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
  * only; the request pipeline turns it into a served route (`pipeline/serve.ts`).
  */
-export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'methods' | 'name' | 'tags' | 'statusCode' | 'source'> {
-  /** What plugins, `getAllRoutes()` and `req.route` see of this route. */
+export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | 'tags' | 'source'> {
+  /** What plugins, `getAllRoutes()` and `req.route` see of this route: its methods and success status too, read from the spec. */
   readonly info: RouteInfo;
   /** The declaration it came from. */
   readonly declaration: AnyRoutes;
@@ -151,14 +151,12 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     spec: o,
     rawPath,
     path,
-    methods: o.methods as string[],
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,
-    statusCode: o.statusCode ?? 200,
     internal: options.internal === true,
     source,
   }, forbidNonWhitelisted);
@@ -187,15 +185,13 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
   const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, excludeFromSchema: true });
   return finish({
     declaration,
-    spec: routeSpec(declaration.options, source),
+    spec: routeSpec({ ...declaration.options, methods: declaration.methods }, source),
     rawPath: declaration.path,
     path: compilePath(declaration.path, source),
-    methods: ALL_METHODS,
     tags: scope.tags,
     excludeFromSchema: true,
     middleware: scope.middleware,
     handler: unreachable,
-    statusCode: 200,
     internal: options.internal === true,
     source,
     mount: forward,

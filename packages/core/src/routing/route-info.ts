@@ -2,7 +2,6 @@ import type { MatchedRoute } from '../http/matched-route';
 import type { CompiledRoute } from './compile';
 import type { PathParam } from './path';
 import type { RouteSpec } from './route-options';
-import type { SecurityRequirement } from './types';
 
 /** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
 export interface RouteParamInfo {
@@ -42,7 +41,6 @@ export interface HandlerInput {
  * });
  */
 export interface RouteInfo extends MatchedRoute {
-  readonly security?: readonly Readonly<SecurityRequirement>[];
   /** The options the route was declared with, as the options table checked them (prefixes, tags and names not yet composed). */
   readonly options: RouteSpec;
   readonly excludeFromSchema: boolean;
@@ -75,12 +73,13 @@ const ACCEPT_ALL = new Set(['str', 'path']);
 export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknownProperties = false): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
-    template: routeTemplate(route.rawPath),
-    methods: route.methods,
+    // `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path.
+    template: route.rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}'),
+    methods: route.spec.methods as string[],
     name: route.name,
     tags: route.tags,
     security: route.spec.security,
-    statusCode: route.statusCode,
+    statusCode: route.spec.statusCode ?? 200,
     source: route.source,
     extra: route.declaration.extra,
     options: route.spec,
@@ -111,11 +110,6 @@ function converterSchema(param: PathParam): Readonly<Record<string, unknown>> {
   const declared = param.convertor.openapi;
   if (declared && typeof declared === 'object') return declared as Record<string, unknown>;
   return Object.freeze({ type: 'string', pattern: `^(?:${param.convertor.regex})$` });
-}
-
-/** `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path. */
-function routeTemplate(rawPath: string): string {
-  return rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}');
 }
 
 /**

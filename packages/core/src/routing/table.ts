@@ -38,7 +38,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
   private checkConflicts(): void {
     const byShape = new Map<string, R>();
     for (const route of this.routes) {
-      for (const method of route.methods) {
+      for (const method of route.info.methods) {
         const key = `${method} ${route.path.conflictKey}`;
         const other = byShape.get(key);
         if (other) {
@@ -69,7 +69,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       list.push(route);
     };
     for (const route of this.routes) {
-      for (const method of route.methods) {
+      for (const method of route.info.methods) {
         add(method, route.path.matcherPath, route);
         for (const shape of route.extraShapes ?? []) add(method, shape, route);
       }
@@ -211,7 +211,7 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
       if (route.internal) continue;
       const { failure } = matchPath(route.path, path);
       if (failure) reasons.push(`${route.source}: ${failure.message}`);
-      else if (!route.methods.includes(method)) reasons.push(`${route.source}: method ${method} is not accepted`);
+      else if (!route.info.methods.includes(method)) reasons.push(`${route.source}: method ${method} is not accepted`);
       if (reasons.length >= 50) break;
     }
     return reasons;
