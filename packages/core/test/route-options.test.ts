@@ -19,6 +19,7 @@ import {
   type MultipartFile,
   type RouteInfo,
   type RouteOptions,
+  type RouterOptions,
 } from '@tern/core';
 
 class Signup {
@@ -157,6 +158,45 @@ describe('every declaration style runs the table', () => {
   ])('%s', async (_style, declare, where) => {
     const error = await startupError(appWith(declare));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', `${where}: statusCode must be a status code from 200 to 599.`]);
+  });
+});
+
+describe('the options a router or group passes on to its routes', () => {
+  function thrown(construct: () => unknown): { code: string; message: string } {
+    try {
+      construct();
+    } catch (err) {
+      return err as { code: string; message: string };
+    }
+    throw new Error('the constructor accepted the options');
+  }
+
+  it("refuses a router's tags: 'admin' instead of giving its routes the tags a, d, m, i, n", () => {
+    const error = thrown(() => new Router({ prefix: '/admin', tags: 'admin' as unknown as string[] }));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Router '/admin': tags must be a list of strings, e.g. ['users']."]);
+  });
+
+  it("refuses a router option that does not exist ('tag' from JavaScript)", () => {
+    const error = thrown(() => new Router({ prefix: '/r', tag: ['x'] } as unknown as RouterOptions));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Router '/r': unknown option 'tag'."]);
+  });
+
+  it("refuses a router's middleware that is not a list of functions, and a group's excludeFromSchema that is not a flag", () => {
+    const router = thrown(() => new Router({ prefix: '/r', middleware: 'auth' as unknown as [] }));
+    const group = thrown(() => new Group({ path: '/g', excludeFromSchema: 'yes' as unknown as boolean }));
+    expect([router.code, group.code]).toEqual(['TERN_INVALID_ROUTE_OPTION', 'TERN_INVALID_ROUTE_OPTION']);
+    expect(router.message).toMatch(/^Router '\/r': middleware /);
+    expect(group.message).toMatch(/^Group '\/g': excludeFromSchema /);
+  });
+
+  it("gives a router's checked tags to its routes, before their own", async () => {
+    const app = appWith((a) => {
+      const router = new Router({ prefix: '/admin', tags: ['admin'] });
+      router.get('/stats', { tags: ['stats'] }, ok);
+      a.mountRouter(router);
+    });
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(document.paths['/admin/stats'].get.tags).toEqual(['admin', 'stats']);
   });
 });
 

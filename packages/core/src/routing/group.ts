@@ -1,6 +1,7 @@
 import type { AnyRoutes } from './routes';
 import type { MiddlewareEntry, NodeListener } from './types';
-import { TernTypeError } from '../errors';
+import { TernError, TernTypeError } from '../errors';
+import { optionMistake } from './route-options';
 
 export interface GroupOptions {
   path: string;
@@ -36,6 +37,8 @@ export class Group {
     if (options.app !== undefined && typeof options.app !== 'function') {
       throw new TernTypeError('TERN_INVALID_ARGUMENT', `Group '${options.path}': app must be a Node request listener function.`);
     }
+    const mistake = options.excludeFromSchema === undefined ? undefined : optionMistake('excludeFromSchema', options.excludeFromSchema);
+    if (mistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Group '${options.path}': ${mistake}`);
     this.path = options.path;
     this.routes = options.routes ?? [];
     this.middleware = options.middleware ?? [];

@@ -1,4 +1,6 @@
+import { TernError } from '../errors';
 import { RouteDeclarer } from './declarer';
+import { optionMistake, type RouteOptionName } from './route-options';
 import type { AnyRoutes } from './routes';
 import type { Middleware } from './types';
 
@@ -14,6 +16,11 @@ export interface RouterOptions {
   /** Runs for every route inside, before the routes' own middleware. */
   middleware?: Middleware[];
 }
+
+/** What a router's options are: its own, and route options its routes inherit, checked by their table rows. */
+const ROUTER_OPTIONS: Record<keyof RouterOptions, 'own' | 'route'> = {
+  prefix: 'own', routes: 'own', tags: 'route', excludeFromSchema: 'route', name: 'route', middleware: 'route',
+};
 
 /**
  * A reusable set of routes under a prefix. Routers nest with `mountRouter`, and one router may be
@@ -35,6 +42,11 @@ export class Router extends RouteDeclarer {
 
   constructor(options: RouterOptions = {}) {
     super();
+    for (const [key, value] of Object.entries(options)) {
+      const kind = Object.prototype.hasOwnProperty.call(ROUTER_OPTIONS, key) ? ROUTER_OPTIONS[key as keyof RouterOptions] : undefined;
+      const mistake = kind === undefined ? `unknown option '${key}'.` : kind === 'route' && value !== undefined ? optionMistake(key as RouteOptionName, value) : undefined;
+      if (mistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Router '${options.prefix ?? ''}': ${mistake}`);
+    }
     this.prefix = options.prefix ?? '';
     this.tags = options.tags ?? [];
     this.excludeFromSchema = options.excludeFromSchema ?? false;
