@@ -25,6 +25,10 @@ export interface CompiledPath {
    * erased but converter names kept, so `/items/{id:int}` and `/items/{slug:slug}` may coexist.
    */
   conflictKey: string;
+  /** The document's form of the path: converters dropped (`/users/{id}`), what `RouteInfo.template` says. */
+  template: string;
+  /** Every parameter written `{}` (`/users/{}`): what `RouteInfo.pathShape` says. */
+  shape: string;
 }
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}$/;
@@ -93,9 +97,13 @@ export function compilePath(raw: string, where: string, cache?: ParamCache): Com
   const segments = raw.split('/');
   const parts: Array<string | PathParam> = [];
   const params: PathParam[] = [];
-  const matcherSegments: string[] = [];
-  const keySegments: string[] = [];
-
+  // The four strings built in one pass, segment by segment (a thousand routes at startup): text
+  // runs between parameters are kept whole, so a path without parameters is `raw` four times.
+  let matcherPath = '';
+  let conflictKey = '';
+  let template = '';
+  let shape = '';
+  let text = '';
   for (let index = 1; index < segments.length; index++) {
     const segment = segments[index];
     if (segment.includes(':')) {
@@ -103,19 +111,30 @@ export function compilePath(raw: string, where: string, cache?: ParamCache): Com
       if (hint) throw new InvalidRouteError(hint);
     }
     if (!segment.includes('{') && !segment.includes('}')) {
-      parts.push(`/${segment}`);
-      // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.
-      matcherSegments.push(segment.includes(':') ? segment.replace(/:/g, '::') : segment);
-      keySegments.push(segment);
+      text += `/${segment}`;
       continue;
     }
     const param = compileParam(segment, raw, where, params, index === segments.length - 1, cache);
-    params.push(param);
+    if (text !== '') parts.push(text);
     parts.push('/', param);
-    matcherSegments.push(param.converterName === 'path' ? '*' : `:p${params.length - 1}`);
-    keySegments.push(`{:${param.converterName}}`);
+    // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.
+    const matcherText = text.includes(':') ? text.replace(/:/g, '::') : text;
+    matcherPath += `${matcherText}/${param.converterName === 'path' ? '*' : `:p${params.length}`}`;
+    conflictKey += `${text}/{:${param.converterName}}`;
+    template += `${text}/{${param.name}}`;
+    shape += `${text}/{}`;
+    params.push(param);
+    text = '';
   }
-  return { raw, parts, params, matcherPath: `/${matcherSegments.join('/')}`, conflictKey: `/${keySegments.join('/')}` };
+  if (text !== '' || parts.length === 0) {
+    // `/` alone is one empty segment: its text is '/'.
+    parts.push(text);
+    matcherPath += text.includes(':') ? text.replace(/:/g, '::') : text;
+    conflictKey += text;
+    template += text;
+    shape += text;
+  }
+  return { raw, parts, params, matcherPath, conflictKey, template, shape };
 }
 
 /** One `{name}` / `{name:converter}` segment, checked against the parameters before it. */
