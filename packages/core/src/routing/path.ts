@@ -56,7 +56,8 @@ export function joinPaths(prefixes: Array<string | undefined>, path: string): st
   let out = '';
   for (const prefix of prefixes) {
     if (!prefix) continue;
-    out += withLeadingSlash(prefix).replace(/\/+$/, '');
+    const slashed = withLeadingSlash(prefix);
+    out += slashed.endsWith('/') ? slashed.replace(/\/+$/, '') : slashed;
   }
   if (path === '' || path === '/') return out || '/';
   return out + withLeadingSlash(path);
@@ -73,7 +74,7 @@ function withLeadingSlash(path: string): string {
 export function pathParamNames(raw: string): string[] | undefined {
   const names: string[] = [];
   for (const segment of raw.split('/')) {
-    if (COLON_PARAM.test(segment)) return undefined; // compilePath explains the `:id` syntax
+    if (segment.includes(':') && COLON_PARAM.test(segment)) return undefined; // compilePath explains the `:id` syntax
     if (!segment.includes('{') && !segment.includes('}')) continue;
     const m = PARAM.exec(segment);
     if (!m) return undefined;
