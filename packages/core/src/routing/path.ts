@@ -92,12 +92,17 @@ export function pathParamNames(raw: string): string[] | undefined {
  */
 export type ParamCache = Map<string, PathParam>;
 
+/** The parameters of every path without any (read only, like every compiled path's). */
+const NO_PARAMS: PathParam[] = Object.freeze([]) as unknown as PathParam[];
+
 /** Parses and validates a route pattern; unknown converters and misplaced parameters fail startup. */
 export function compilePath(raw: string, where: string, cache?: ParamCache): CompiledPath {
   if (!raw.startsWith('/')) throw new InvalidRouteError(`${where}: path '${raw}' must start with '/'.`);
   const segments = raw.split('/');
-  const parts: Array<string | PathParam> = [];
-  const params: PathParam[] = [];
+  // Made on the first parameter as literals, so a path with one parameter keeps arrays of its
+  // size (an empty array grown by push reserves room for 17, and every route keeps both).
+  let parts: Array<string | PathParam> | undefined;
+  let params: PathParam[] = NO_PARAMS;
   // The four strings built in one pass, segment by segment (a thousand routes at startup): text
   // runs between parameters are kept whole, so a path without parameters is `raw` four times.
   let matcherPath = '';
@@ -116,20 +121,23 @@ export function compilePath(raw: string, where: string, cache?: ParamCache): Com
       continue;
     }
     const param = compileParam(segment, raw, where, params, index === segments.length - 1, cache);
-    if (text !== '') parts.push(text);
-    parts.push('/', param);
+    if (parts === undefined) parts = text === '' ? ['/', param] : [text, '/', param];
+    else if (text === '') parts.push('/', param);
+    else parts.push(text, '/', param);
     // find-my-way reads ':' and '*' as syntax; '::' is its escape for a literal colon.
     const matcherText = text.includes(':') ? text.replace(/:/g, '::') : text;
     matcherPath += `${matcherText}/${param.converterName === 'path' ? '*' : `:p${params.length}`}`;
     conflictKey += `${text}/{:${param.converterName}}`;
     template += `${text}/{${param.name}}`;
     shape += `${text}/{}`;
-    params.push(param);
+    if (params === NO_PARAMS) params = [param];
+    else params.push(param);
     text = '';
   }
-  if (text !== '' || parts.length === 0) {
+  if (text !== '' || parts === undefined) {
     // `/` alone is one empty segment: its text is '/'.
-    parts.push(text);
+    if (parts === undefined) parts = [text];
+    else parts.push(text);
     matcherPath += text.includes(':') ? text.replace(/:/g, '::') : text;
     conflictKey += text;
     template += text;
