@@ -21,7 +21,8 @@ export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: rea
   return routes.map((route) => {
     const limits = routeLimits(route, options.limits);
     const middleware = route.middleware.length === 0 ? appMiddleware : appMiddleware.length === 0 ? route.middleware : [...appMiddleware, ...route.middleware];
-    return Object.assign(route, { dispatch: withRouteLimits(limits, compose(middleware, routeTerminal(route, limits, options)), options) });
+    (route as { dispatch?: Step }).dispatch = withRouteLimits(limits, compose(middleware, routeTerminal(route, limits, options)), options);
+    return route as ServedRoute;
   });
 }
 

@@ -185,7 +185,8 @@ function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, sou
  * for the life of the app.
  */
 function finish(route: Omit<CompiledRoute, 'info'>, forbidsUnknown = false): CompiledRoute {
-  return Object.assign(route, { info: describeRoute(route, forbidsUnknown) });
+  (route as { info?: RouteInfo }).info = describeRoute(route, forbidsUnknown);
+  return route as CompiledRoute;
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */
