@@ -72,6 +72,9 @@ function withLeadingSlash(path: string): string {
  * a well-formed parameter (`compilePath` then says what is wrong).
  */
 export function pathParamNames(raw: string): string[] | undefined {
+  // Without a colon (no `:id` segment to refuse) only the segments with a brace are read, found
+  // by indexOf: splitting every controller route's path into segments cost ~3 µs a route cold.
+  if (!raw.includes(':')) return bracedParamNames(raw);
   const names: string[] = [];
   for (const segment of raw.split('/')) {
     if (segment.includes(':') && COLON_PARAM.test(segment)) return undefined; // compilePath explains the `:id` syntax
@@ -81,6 +84,27 @@ export function pathParamNames(raw: string): string[] | undefined {
     names.push(m[1]);
   }
   return names;
+}
+
+/** `pathParamNames` for a path without a colon: each segment holding `{` or `}` must be a whole parameter. */
+function bracedParamNames(raw: string): string[] | undefined {
+  const names: string[] = [];
+  for (let at = nextBrace(raw, 0); at !== -1; ) {
+    const start = raw.lastIndexOf('/', at) + 1;
+    const slash = raw.indexOf('/', at);
+    const end = slash === -1 ? raw.length : slash;
+    const m = PARAM.exec(raw.slice(start, end));
+    if (!m) return undefined;
+    names.push(m[1]);
+    at = slash === -1 ? -1 : nextBrace(raw, slash);
+  }
+  return names;
+}
+
+function nextBrace(raw: string, from: number): number {
+  const open = raw.indexOf('{', from);
+  const close = raw.indexOf('}', from);
+  return open === -1 ? close : close === -1 ? open : Math.min(open, close);
 }
 
 /**
