@@ -103,9 +103,11 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
   if (config.servers !== undefined && config.servers.length > 0) spec.servers = config.servers.map((server) => structuredClone(server));
 
   const documented = routes.filter((route) => !route.excludeFromSchema);
-  const operations: OperationRef[] = documented.flatMap((route) =>
-    route.methods.filter((method) => DOCUMENTED_METHODS.has(method)).map((method) => ({ route, method })),
-  );
+  // A loop rather than flatMap over filter and map: two arrays fewer per route (a thousand at startup).
+  const operations: OperationRef[] = [];
+  for (const route of documented) {
+    for (const method of route.methods) if (DOCUMENTED_METHODS.has(method)) operations.push({ route, method });
+  }
   const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler);
   const { problemBody } = config;
   const context: BuildContext = {

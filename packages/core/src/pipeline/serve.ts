@@ -20,7 +20,9 @@ export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: rea
   // ~650 bytes per route for the life of the app (V8 gives such a copy a map of its own).
   return routes.map((route) => {
     const limits = routeLimits(route, options.limits);
-    return Object.assign(route, { dispatch: withRouteLimits(limits, compose([...appMiddleware, ...route.middleware], routeTerminal(route, limits, options)), options) });
+    const middleware = route.middleware.length === 0 ? appMiddleware : appMiddleware.length === 0 ? route.middleware : [...appMiddleware, ...route.middleware];
+    (route as { dispatch?: Step }).dispatch = withRouteLimits(limits, compose(middleware, routeTerminal(route, limits, options)), options);
+    return route as ServedRoute;
   });
 }
 

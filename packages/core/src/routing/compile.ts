@@ -17,7 +17,6 @@ import { routeSpec, type RouteSpec } from './route-options';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
-import { forbidsUnknownProperties } from '../validation/unknown-properties';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -135,14 +134,16 @@ function resolveEntry(entry: MiddlewareEntry, where: string): Middleware {
 function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, params: ParamCache): CompiledRoute {
   const declared = route.options;
   const rawPath = joinPaths(scope.prefixes, route.path);
-  const source = `${[route.methods, rawPath].join(' ').trimStart()}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
-  const o = routeSpec({ ...declared, methods: route.methods }, `Route ${source}`);
+  const methods = Array.isArray(route.methods) ? (route.methods.length === 1 ? route.methods[0] : route.methods.join(',')) : route.methods == null ? '' : String(route.methods);
+  const source = `${methods === '' ? rawPath : `${methods} ${rawPath}`}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
+  const o = routeSpec(declared, `Route ${source}`, route.methods);
   const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
   }
-  const middleware = [...scope.middleware, ...(o.middleware ?? [])];
-  const forbidNonWhitelisted = forbidsUnknownProperties(o.forbidUnknownProperties, options.forbidUnknownProperties);
+  // Lists a route adds nothing to are shared, not copied (a thousand routes at startup).
+  const middleware = o.middleware === undefined ? scope.middleware : scope.middleware.length === 0 ? o.middleware : [...scope.middleware, ...o.middleware];
+  const forbidNonWhitelisted = (o.forbidUnknownProperties ?? options.forbidUnknownProperties) === true;
   for (const m of middleware) {
     if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
   }
@@ -152,7 +153,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     rawPath,
     path,
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
-    tags: [...new Set([...scope.tags, ...(o.tags ?? [])])],
+    tags: routeTags(scope.tags, o.tags),
     excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
@@ -161,6 +162,14 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     source,
   }, forbidNonWhitelisted);
 }
+
+/** The container's tags then the route's, each once; the spec's own frozen list when nothing is added or repeated. */
+function routeTags(outer: readonly string[], own: readonly string[] | undefined): readonly string[] {
+  if (outer.length === 0 && (own === undefined || own.length <= 1)) return own ?? NO_TAGS;
+  return [...new Set([...outer, ...(own ?? [])])];
+}
+
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
   options.checkModel?.(model, source);
@@ -174,7 +183,8 @@ function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, sou
  * for the life of the app.
  */
 function finish(route: Omit<CompiledRoute, 'info'>, forbidsUnknown = false): CompiledRoute {
-  return Object.assign(route, { info: describeRoute(route, forbidsUnknown) });
+  (route as { info?: RouteInfo }).info = describeRoute(route, forbidsUnknown);
+  return route as CompiledRoute;
 }
 
 /** A Group's external app: every method, the prefix and everything below it, prefix stripped. */

@@ -1,5 +1,5 @@
 import type { PathParams } from './params';
-import { Routes, type AnyRoutes } from './routes';
+import { Routes, withOptions, type AnyRoutes, type RouteDefinition } from './routes';
 import type { Handler, RouteOptions } from './types';
 import type { Group } from './group';
 import type { Router } from './router';
@@ -39,7 +39,7 @@ export abstract class RouteDeclarer {
    * app.route('/items', { methods: ['GET', 'POST'] }, async (req) => ({ method: req.method }));
    */
   route<P extends string>(path: P, options: RouteOptions, handler: Handler<PathParams<P>>): Routes<P> {
-    return this.addRoute(new Routes<P>({ ...options, path, handler }));
+    return this.addRoute(new Routes<P>(withOptions({ path, handler } as RouteDefinition<P>, options)));
   }
 
   /** Adds a `Routes` object or a `Group`; returns it. */
@@ -57,8 +57,9 @@ export abstract class RouteDeclarer {
   }
 
   private method(method: string, path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler): AnyRoutes {
-    const [options, handler] = typeof a === 'function' ? [{}, a] : [a ?? {}, b];
+    const handler = typeof a === 'function' ? a : b;
     if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `${method} ${path}: a handler function is required.`);
-    return this.addRoute(new Routes({ ...options, path, handler, methods: [method] }));
+    const definition: RouteDefinition = { path, handler, methods: [method] };
+    return this.addRoute(new Routes(typeof a === 'function' ? definition : withOptions(definition, a)));
   }
 }

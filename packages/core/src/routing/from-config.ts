@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { RouteImportError } from '../errors';
-import { Routes } from './routes';
+import { Routes, withOptions } from './routes';
 import type { Handler, RouteOptions } from './types';
 
 /** One route of a configuration file: where its handler lives and the usual route options. */
@@ -43,6 +43,6 @@ export function routesFromConfig(entries: RouteConfigEntry[], options: { baseDir
     if (typeof handler !== 'function') {
       throw new RouteImportError(`Module '${modulePath}' has no function export '${exportName}' for route ${entry.path}.`);
     }
-    return new Routes({ ...routeOptions, path: entry.path, handler: handler as Handler });
+    return new Routes(withOptions({ path: entry.path, handler: handler as Handler }, routeOptions));
   });
 }

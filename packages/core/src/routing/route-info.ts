@@ -73,8 +73,7 @@ const ACCEPT_ALL = new Set(['str', 'path']);
 export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknownProperties = false): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
-    // `/users/{id:int}/{rest:path}` → `/users/{id}/{rest}`: the document's form of a path.
-    template: route.rawPath.replace(/\{([^}:]+):[^}]*\}/g, '{$1}'),
+    template: route.path.template,
     methods: route.spec.methods as string[],
     name: route.name,
     tags: route.tags,
@@ -84,8 +83,8 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
     extra: route.declaration.extra,
     options: route.spec,
     excludeFromSchema: route.excludeFromSchema,
-    params: Object.freeze(route.path.params.map(paramInfo)),
-    pathShape: route.path.params.length === 0 ? route.rawPath : route.path.parts.map((part) => (typeof part === 'string' ? part : '{}')).join(''),
+    params: paramList(route.path.params),
+    pathShape: route.path.shape,
     requestModel:
       route.spec.requestModel && route.validator
         ? Object.freeze({ name: route.spec.requestModel.name, native: route.validator.native, fallbackReasons: route.validator.fallbackReasons, forbidsUnknownProperties })
@@ -98,6 +97,17 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
 
 /** Each parameter's description, made once: routes that share a parameter (see ParamCache) share it. */
 const paramInfos = new WeakMap<PathParam, RouteParamInfo>();
+/** The frozen list of a route whose one parameter is `param`: shared the same way. */
+const singleParamLists = new WeakMap<PathParam, readonly RouteParamInfo[]>();
+const NO_PARAMS: readonly RouteParamInfo[] = Object.freeze([]);
+
+function paramList(params: readonly PathParam[]): readonly RouteParamInfo[] {
+  if (params.length === 0) return NO_PARAMS;
+  if (params.length > 1) return Object.freeze(params.map(paramInfo));
+  let list = singleParamLists.get(params[0]);
+  if (!list) singleParamLists.set(params[0], (list = Object.freeze([paramInfo(params[0])])));
+  return list;
+}
 
 function paramInfo(param: PathParam): RouteParamInfo {
   let info = paramInfos.get(param);

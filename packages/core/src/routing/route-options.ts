@@ -51,6 +51,23 @@ function functionList(value: unknown): Function[] {
   return Object.freeze([...value]) as Function[];
 }
 
+/** One frozen list per single method (`['GET']`), shared by every route that has only it. */
+const singleMethods = new Map<string, readonly string[]>();
+
+function methodList(value: unknown): string[] {
+  if (Array.isArray(value) && value.length === 1) {
+    const known = singleMethods.get(value[0]);
+    if (known) return known as string[];
+  }
+  if (!Array.isArray(value) || value.length === 0 || !value.every((m) => typeof m === 'string' && /^[A-Za-z]+$/.test(m))) {
+    fail("must be a non-empty list of HTTP methods such as ['GET', 'POST']");
+  }
+  const list = Object.freeze([...new Set(value.map((m: string) => m.toUpperCase()))]);
+  // Keyed by the name as declared: only names the check accepted, a handful per app.
+  if (list.length === 1) singleMethods.set(value[0], list);
+  return list as string[];
+}
+
 /** `type/subtype`, `type/*` or `*` slash `*`: what `consumes` entries may be. */
 const MEDIA_RANGE = /^(?:[a-z0-9!#$&^_.+-]+|\*)\/(?:[a-z0-9!#$&^_.+-]+|\*)$/;
 /** A concrete media type: what `produces` entries may be. */
@@ -127,15 +144,7 @@ function multipart(value: unknown): MultipartOptions {
 const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
   bodyLimit: { check: positiveBytes, safeInDocument: true },
   multipartLimit: { check: positiveBytes, safeInDocument: true },
-  methods: {
-    check: (value) => {
-      if (!Array.isArray(value) || value.length === 0 || !value.every((m) => typeof m === 'string' && /^[A-Za-z]+$/.test(m))) {
-        fail("must be a non-empty list of HTTP methods such as ['GET', 'POST']");
-      }
-      return Object.freeze([...new Set(value.map((m: string) => m.toUpperCase()))]) as string[];
-    },
-    safeInDocument: true,
-  },
+  methods: { check: methodList, safeInDocument: true },
   name: { check: nonEmpty, safeInDocument: true },
   summary: { check: text, safeInDocument: true },
   description: { check: text, safeInDocument: true },
@@ -194,14 +203,17 @@ export function isRouteOption(key: string): key is RouteOptionName {
  * Runs a route's declared options through the table: the frozen spec, or one startup error
  * (`TERN_INVALID_ROUTE_OPTION`) naming the route and the option. A key that is neither an
  * option nor an `x-*` extension is a mistake too (`summery` from JavaScript or a config file).
+ * `methods`, when given, is checked last as the `methods` option (a `Routes` keeps its methods
+ * beside its options, so they are not copied into one object first).
  *
  * @example
  * routeSpec({ methods: ['post'], tags: ['users'], statusCode: 201 }, 'Route POST /users');
  * // { methods: ['POST'], tags: ['users'], statusCode: 201 }, frozen
  */
-export function routeSpec(declared: Readonly<Record<string, unknown>>, where: string): RouteSpec {
+export function routeSpec(declared: Readonly<Record<string, unknown>>, where: string, methods?: unknown): RouteSpec {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(declared)) {
+  for (const key in declared) {
+    if (!Object.prototype.hasOwnProperty.call(declared, key)) continue;
     const value = declared[key];
     if (key.startsWith('x-')) {
       out[key] = value;
@@ -214,6 +226,11 @@ export function routeSpec(declared: Readonly<Record<string, unknown>>, where: st
     const checked = checkOption(key, value, declared);
     if (checked instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: ${describeMistake(key, checked)}`);
     out[key] = checked;
+  }
+  if (methods !== undefined) {
+    const checked = checkOption('methods', methods, declared);
+    if (checked instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: ${describeMistake('methods', checked)}`);
+    out.methods = checked;
   }
   return Object.freeze(out) as RouteSpec;
 }

@@ -36,17 +36,19 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
   }
 
   private checkConflicts(): void {
-    const byShape = new Map<string, R>();
+    // A map per method keyed by the path's own conflict key: no `${method} ${key}` string per route.
+    const byMethod = new Map<string, Map<string, R>>();
     for (const route of this.routes) {
       for (const method of route.info.methods) {
-        const key = `${method} ${route.path.conflictKey}`;
-        const other = byShape.get(key);
+        let byShape = byMethod.get(method);
+        if (!byShape) byMethod.set(method, (byShape = new Map()));
+        const other = byShape.get(route.path.conflictKey);
         if (other) {
           throw new RouteConflictError(
             `Route conflict: ${route.source} and ${other.source} both answer ${method} ${route.rawPath}.`,
           );
         }
-        byShape.set(key, route);
+        byShape.set(route.path.conflictKey, route);
       }
       if (route.name) {
         const other = this.byName.get(route.name);
@@ -57,16 +59,20 @@ export class RouteTable<R extends CompiledRoute = CompiledRoute> {
   }
 
   private register(): void {
-    const shapes = new Map<string, R[]>();
+    const byMethod = new Map<string, Map<string, R[]>>();
     const add = (method: string, shape: string, route: R) => {
-      const key = `${method} ${shape}`;
-      let list = shapes.get(key);
-      if (!list) {
-        shapes.set(key, (list = []));
-        this.matcher.add(method, shape, list);
-        this.methods.add(method);
+      let shapes = byMethod.get(method);
+      if (!shapes) byMethod.set(method, (shapes = new Map()));
+      const list = shapes.get(shape);
+      if (list) {
+        list.push(route);
+        return;
       }
-      list.push(route);
+      // A list of one, sized so (most shapes have one route); a second route grows it.
+      const one = [route];
+      shapes.set(shape, one);
+      this.matcher.add(method, shape, one);
+      this.methods.add(method);
     };
     for (const route of this.routes) {
       for (const method of route.info.methods) {

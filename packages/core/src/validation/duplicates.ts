@@ -62,8 +62,10 @@ export function findDuplicateLibraries(
 ): TernError | undefined {
   const files = Object.keys(cache);
   for (const { name, storage } of LIBRARIES) {
-    const tern = resolveTern(name);
     const copies = loadedCopies(name, files);
+    // Nothing loaded, nothing to compare: an app without models skips the resolution (file reads).
+    if (copies.size === 0) continue;
+    const tern = resolveTern(name);
     const others = [...copies].filter((copy) => copy !== tern && (storage === undefined || holdsRecords(copy, storage, cache)));
     if (others.length === 0) continue;
     // class-validator's rules are shared through a global: two copies only matter once Tern uses its own.
