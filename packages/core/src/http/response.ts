@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
+import type { SerializeOptions } from 'cookie';
+import { serializeCookie } from './cookie-codec';
 import encodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
 import { TernRangeError, TernTypeError } from '../errors';
