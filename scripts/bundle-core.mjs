@@ -46,8 +46,12 @@ const shims = join(root, 'scripts', 'bundle-shims');
 const BUNDLED = ['find-my-way', 'fast-deep-equal'];
 /** What the bundled packages require but a start does not need: the shim each is reached through. */
 const ON_FIRST_CALL = { 'safe-regex2': 'safe-regex2.cjs', 'fast-querystring': 'fast-querystring.cjs' };
-/** Packages loading the bundle must not load (checked in a fresh process after the build). */
-const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL)];
+/**
+ * Packages loading the bundle must not load (checked in a fresh process after the build): what
+ * it holds a copy of, what those require on first call, and Tern's own dependencies that only
+ * some requests need, which its sources load on first use.
+ */
+const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL), 'cookie', 'secure-json-parse', 'fast-content-type-parse', 'encodeurl'];
 
 /** Each export's entry file (`./dist/bundle/routing.js`) and the compiled module it stands for. */
 function entries() {
@@ -186,8 +190,8 @@ const result = await build({
 });
 writeFileSync(join(outDir, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(result.metafile));
 
-// Loading the bundle must not load what it holds a copy of, or what it requires on first call:
-// asked of a fresh process, since this one loaded find-my-way above.
+// Loading the bundle must not load NOT_AT_LOAD: asked of a fresh process, since this one loaded
+// find-my-way above.
 const loaded = JSON.parse(
   execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(outDir, 'tern.js'))}); process.stdout.write(JSON.stringify(Object.keys(require.cache)))`], { encoding: 'utf8' }),
 );
