@@ -17,9 +17,19 @@
  * Every entry reads from the same bundle, so `@tern/core` and `@tern/core/routing` share one
  * copy of each class (`instanceof` holds across them). Dependencies stay `require`d from
  * node_modules, and modules Tern loads on first use (send, busboy…) still load then.
+ *
+ * One exception: find-my-way, the router, is compiled into the bundle (`BUNDLED`), with the one
+ * dependency it needs as it loads (fast-deep-equal). Users never import it from Tern, so the copy
+ * is Tern's own; as a package of its own it brought ~16 ms of module loading to every start.
+ * Its two other dependencies are not needed at start (`ON_FIRST_CALL`): inside the bundle it
+ * reaches them through the small shims in scripts/bundle-shims/, which `require` the real
+ * package, a dependency of @tern/core, on first call. The bundled packages are devDependencies
+ * of @tern/core pinned exactly (the bundle is built from them), and their licences are written
+ * to `dist/bundle/THIRD-PARTY-NOTICES.txt`, which ships with the package.
  */
 import { build } from 'esbuild';
-import { readFileSync, writeFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -30,6 +40,18 @@ const dist = join(pkgDir, 'dist');
 const outDir = join(dist, 'bundle');
 const src = join(pkgDir, 'src');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const shims = join(root, 'scripts', 'bundle-shims');
+
+/** Packages compiled into tern.js; every other package is `require`d from node_modules. */
+const BUNDLED = ['find-my-way', 'fast-deep-equal'];
+/** What the bundled packages require but a start does not need: the shim each is reached through. */
+const ON_FIRST_CALL = { 'safe-regex2': 'safe-regex2.cjs', 'fast-querystring': 'fast-querystring.cjs' };
+/**
+ * Packages loading the bundle must not load (checked in a fresh process after the build): what
+ * it holds a copy of, what those require on first call, and Tern's own dependencies that only
+ * some requests need, which its sources load on first use.
+ */
+const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL), 'cookie', 'secure-json-parse', 'fast-content-type-parse', 'encodeurl'];
 
 /** Each export's entry file (`./dist/bundle/routing.js`) and the compiled module it stands for. */
 function entries() {
@@ -53,6 +75,91 @@ function identifier(name) {
   return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 }
 
+/** `@scope/name` or `name` of a bare specifier (`find-my-way/lib/x` → `find-my-way`). */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * The bundled packages are the ones @tern/core pins exactly in its devDependencies, at the
+ * version installed: the package.json says what the bundle holds.
+ */
+function checkBundledPins() {
+  const requireFromCore = createRequire(join(pkgDir, 'package.json'));
+  for (const name of BUNDLED) {
+    const installed = JSON.parse(readFileSync(requireFromCore.resolve(`${name}/package.json`), 'utf8')).version;
+    const pinned = pkg.devDependencies?.[name];
+    if (pinned !== installed) throw new Error(`bundle-core: ${name} ${installed} is bundled; @tern/core's devDependencies must pin "${name}": "${installed}" (has ${pinned})`);
+    if (pkg.dependencies?.[name]) throw new Error(`bundle-core: ${name} is bundled, so it is not a dependency of @tern/core`);
+  }
+  for (const name of Object.keys(ON_FIRST_CALL)) {
+    if (!pkg.dependencies?.[name]) throw new Error(`bundle-core: the bundle requires ${name} on first use, so it must be a dependency of @tern/core`);
+  }
+}
+
+/**
+ * The regular expressions find-my-way hands safe-regex2 as it loads (its own constants), each
+ * found safe by the real safe-regex2: its shim answers these without loading it. Recorded by
+ * loading the installed find-my-way with safe-regex2's export wrapped; an unsafe one makes
+ * find-my-way throw here, as it would at load.
+ */
+function findMyWayLoadChecks() {
+  const requireFromCore = createRequire(join(pkgDir, 'package.json'));
+  const requireFromRouter = createRequire(requireFromCore.resolve('find-my-way'));
+  const safeRegex = requireFromRouter('safe-regex2');
+  const cached = requireFromRouter.cache[requireFromRouter.resolve('safe-regex2')];
+  const checked = [];
+  cached.exports = (re, opts) => {
+    const safe = safeRegex(re, opts);
+    if (safe && opts === undefined && re instanceof RegExp) checked.push(String(re));
+    return safe;
+  };
+  try {
+    requireFromRouter('find-my-way');
+  } finally {
+    cached.exports = safeRegex;
+  }
+  return checked;
+}
+
+/** Bundles `BUNDLED`, routes `ON_FIRST_CALL` through its shim, leaves every other package external. */
+const packaging = {
+  name: 'tern-packaging',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = packageName(args.path);
+      // The shim's own `require` of the real package.
+      if (args.importer.startsWith(shims)) return { external: true };
+      if (ON_FIRST_CALL[name]) return { path: join(shims, ON_FIRST_CALL[name]) };
+      if (BUNDLED.includes(name)) return undefined;
+      return { external: true };
+    });
+  },
+};
+
+/** Each bundled package's name, version and licence text, from the build's list of inputs. */
+function thirdPartyNotices(metafile) {
+  const dirs = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) dirs.add(match[1]);
+  }
+  const sections = [];
+  for (const dir of [...dirs].sort()) {
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    if (!BUNDLED.includes(manifest.name)) throw new Error(`bundle-core: ${manifest.name} ended up in the bundle but is not in BUNDLED`);
+    const licenceFile = readdirSync(join(root, dir)).find((file) => /^licen[sc]e/i.test(file));
+    if (!licenceFile) throw new Error(`bundle-core: ${manifest.name} has no licence file to copy`);
+    const text = readFileSync(join(root, dir, licenceFile), 'utf8').trim();
+    sections.push(`${manifest.name}@${manifest.version} (${manifest.license})\n${manifest.homepage ?? ''}\n\n${text}`);
+  }
+  const rule = '-'.repeat(72);
+  return `@tern/core's dist/bundle/tern.js contains the following third-party packages, each under\nits own licence, reproduced here.\n\n${rule}\n${sections.join(`\n${rule}\n`)}\n`;
+}
+
+checkBundledPins();
+const loadChecks = findMyWayLoadChecks();
 const list = entries();
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
@@ -60,7 +167,7 @@ mkdirSync(outDir, { recursive: true });
 // keeps each entry's own list of names, and every entry shares the modules underneath.
 const entrySource = list.map((e) => `export * as ${identifier(e.name)} from ${JSON.stringify(`./${e.source}`)};`).join('\n');
 
-await build({
+const result = await build({
   stdin: { contents: entrySource, resolveDir: src, sourcefile: 'entries.ts', loader: 'ts' },
   tsconfig: join(pkgDir, 'tsconfig.json'),
   outfile: join(outDir, 'tern.js'),
@@ -68,7 +175,12 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  packages: 'external',
+  plugins: [packaging],
+  // A string (JSON), as esbuild inlines a string; an array would be a module of its own.
+  define: { FIND_MY_WAY_LOAD_CHECKS: JSON.stringify(JSON.stringify(loadChecks)) },
+  banner: { js: '// Tern (@tern/core). Bundled third-party code and its licences: THIRD-PARTY-NOTICES.txt next to this file.' },
+  metafile: true,
+  absWorkingDir: root,
   // The map carries the sources: the package ships dist, not src.
   sourcemap: true,
   sourcesContent: true,
@@ -76,6 +188,17 @@ await build({
   // from-config.ts requires the user's config modules by path, at run time, on purpose.
   logOverride: { 'unsupported-require-call': 'silent' },
 });
+writeFileSync(join(outDir, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(result.metafile));
+
+// Loading the bundle must not load NOT_AT_LOAD: asked of a fresh process, since this one loaded
+// find-my-way above.
+const loaded = JSON.parse(
+  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(outDir, 'tern.js'))}); process.stdout.write(JSON.stringify(Object.keys(require.cache)))`], { encoding: 'utf8' }),
+);
+for (const name of NOT_AT_LOAD) {
+  const file = loaded.find((path) => path.includes(`/node_modules/${name}/`));
+  if (file) throw new Error(`bundle-core: loading tern.js loads ${file}`);
+}
 
 // Each entry file assigns every name on its own line (`exports.TernApp = part.TernApp;`): Node's
 // CommonJS export detection (cjs-module-lexer) reads exactly that form, so ESM projects can

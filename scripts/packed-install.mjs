@@ -6,7 +6,8 @@
  * 1. **The first page, as written.** docs/getting-started.md is read here: its install commands
  *    run as they are (unpinned: today's TypeScript, jest, @swc/jest; only `@tern/core` becomes the
  *    tarball), every file it shows is written, and its commands run: `npx tsc`, the app (asked
- *    over HTTP what the page says it answers) and `npx jest`.
+ *    over HTTP what the page says it answers) and `npx jest`. The installed package ships the
+ *    licences of the router bundled into it, and loading it loads no find-my-way package.
  * 2. **@tern/file-router on its own**: its tarball installed by itself next to the core (a peer
  *    dependency), with no second copy of the core.
  * 3. **ESM and CommonJS**: every public name of every entry point imported by name from a
@@ -437,6 +438,21 @@ console.log(JSON.stringify({ item: item.json(), health: ok.json(), fileRouter: t
   check(cjsMissing.length === 0, 'every public name must be defined when required from CommonJS', cjsMissing);
 }
 
+/**
+ * The installed package holds its bundled router's licences, and loading it loads neither its
+ * own node_modules copy of find-my-way nor what the bundle requires only on first call.
+ */
+function checkBundledRouter(project) {
+  const notices = path.join(project, 'node_modules', '@tern', 'core', 'dist', 'bundle', 'THIRD-PARTY-NOTICES.txt');
+  check(fs.existsSync(notices), 'the package must ship dist/bundle/THIRD-PARTY-NOTICES.txt');
+  const text = fs.readFileSync(notices, 'utf8');
+  check(/^find-my-way@\S+ \(MIT\)$/m.test(text) && text.includes('Permission is hereby granted'), 'THIRD-PARTY-NOTICES.txt must carry find-my-way\'s MIT licence', text.slice(0, 400));
+  const script = "require('@tern/core'); process.stdout.write(JSON.stringify(Object.keys(require.cache)))";
+  const loaded = JSON.parse(run(process.execPath, ['-e', script], project));
+  const unexpected = loaded.filter((file) => /[\\/]node_modules[\\/](find-my-way|safe-regex2|ret|fast-querystring)[\\/]/.test(file));
+  check(unexpected.length === 0, "require('@tern/core') must not load find-my-way's package or its lazily required dependencies", unexpected);
+}
+
 async function main() {
   const tmp = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tern-packed-'));
   log(`working in ${tmp}`);
@@ -471,6 +487,8 @@ async function main() {
     await checkPageApp(project);
     log('page: npx jest');
     run('npx', ['jest', '--ci'], project);
+    log('page: the bundled router (licence notice, nothing of it loaded from node_modules)');
+    checkBundledRouter(project);
 
     // 2. @tern/file-router's tarball on its own.
     log('npm install @tern/file-router (its tarball alone; @tern/core is a peer dependency)');

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import secureJson from 'secure-json-parse';
+import type SecureJson from 'secure-json-parse';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { ResolvedLimits } from './multipart-limits';
@@ -102,6 +102,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+let secureJsonModule: typeof SecureJson | undefined;
+
+/** secure-json-parse, loaded for the first body that may hide a forbidden key (`mayHideForbiddenKey`). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const secureJson = (): typeof SecureJson => (secureJsonModule ??= require('secure-json-parse') as typeof SecureJson);
+
 /**
  * Parses JSON text, refusing prototype-poisoning keys and nesting deeper than the limit, each with
  * a 400 that says what was wrong.
@@ -111,7 +117,7 @@ export function parseJson(text: string, depthLimit: number): unknown {
     throw requestError('TERN_JSON_TOO_DEEP', `JSON body nests deeper than ${depthLimit} levels.`);
   }
   try {
-    return mayHideForbiddenKey(text) ? secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
+    return mayHideForbiddenKey(text) ? secureJson().parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
   } catch (err) {
     const message = (err as Error).message;
     if (/prototype/i.test(message)) {

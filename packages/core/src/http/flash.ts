@@ -1,4 +1,4 @@
-import { parse as parseCookie } from 'cookie';
+import { parseCookieHeader } from './cookie-codec';
 import type { TernRequest } from './request';
 import type { TernResponse } from './response';
 import { sign, unsign } from './signing';
@@ -22,7 +22,7 @@ const MAX_AGE_SECONDS = 600;
 
 /** What the request's flash cookie held: the messages (empty when absent, forged or malformed). */
 export function readFlashes(cookieHeader: string | undefined, key: Buffer): { messages: FlashMessage[]; hadCookie: boolean } {
-  const raw = cookieHeader ? parseCookie(cookieHeader)[FLASH_COOKIE] : undefined;
+  const raw = cookieHeader ? parseCookieHeader(cookieHeader)[FLASH_COOKIE] : undefined;
   if (raw === undefined) return { messages: [], hadCookie: false };
   const value = unsign(key, raw);
   if (value === undefined) return { messages: [], hadCookie: true };

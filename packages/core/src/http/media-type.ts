@@ -4,7 +4,7 @@
  */
 
 import type { IncomingMessage } from 'node:http';
-import fastContentTypeParse from 'fast-content-type-parse';
+import type FastContentTypeParse from 'fast-content-type-parse';
 import { requestError } from '../errors/request-error';
 
 /** The media types Tern's body readers understand. */
@@ -24,10 +24,16 @@ export function mediaTypeOf(req: IncomingMessage): string | undefined {
   return parseMediaType(header);
 }
 
+let contentTypeParser: typeof FastContentTypeParse | undefined;
+
+/** fast-content-type-parse, loaded for the first Content-Type header not spelled as JSON clients send it. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fastContentTypeParse = (): typeof FastContentTypeParse => (contentTypeParser ??= require('fast-content-type-parse') as typeof FastContentTypeParse);
+
 /** A Content-Type header's media type, lowercased without parameters; a malformed header is a 400. */
 function parseMediaType(header: string): string {
   try {
-    return fastContentTypeParse.parse(header).type;
+    return fastContentTypeParse().parse(header).type;
   } catch {
     throw requestError('TERN_BAD_CONTENT_TYPE', `Malformed Content-Type header '${header}'.`);
   }

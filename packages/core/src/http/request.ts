@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { parse as parseCookie } from 'cookie';
+import { parseCookieHeader } from './cookie-codec';
 import { responseSignal } from './abort';
 import type { Readable } from 'node:stream';
 import { parseJson, readBody, type BodyLimits } from './body';
@@ -162,7 +162,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   get cookies(): RequestCookies {
     if (this.cookiesView) return this.cookiesView;
     const header = this.raw.headers.cookie;
-    const jar = header ? parseCookie(header) : {};
+    const jar = header ? parseCookieHeader(header) : {};
     return (this.cookiesView = { get: (name) => ownValue(jar, name) });
   }
 

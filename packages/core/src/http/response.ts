@@ -1,11 +1,18 @@
 import type { ServerResponse } from 'node:http';
-import { serialize as serializeCookie, type SerializeOptions } from 'cookie';
-import encodeUrl from 'encodeurl';
+import type { SerializeOptions } from 'cookie';
+import { serializeCookie } from './cookie-codec';
+import type EncodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
 import { TernRangeError, TernTypeError } from '../errors';
 import { prepareFile, type FileOptions } from './file';
 import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
 import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body';
+
+let encodeUrlModule: typeof EncodeUrl | undefined;
+
+/** encodeurl, loaded for the first redirect. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const encodeUrl = (url: string): string => (encodeUrlModule ??= require('encodeurl') as typeof EncodeUrl)(url);
 
 /**
  * An empty header map that inherits nothing (so `constructor` or `__proto__` are plain header

@@ -21,6 +21,15 @@ export interface Matcher<T> {
 const NO_PARAMS: Record<string, string | undefined> = Object.freeze({});
 
 /**
+ * find-my-way's `searchParams`, which Tern never reads: the pipeline splits the query off before
+ * matching (`pipeline/target.ts`) and `TernRequest.queryParams` parses it on first use. Without
+ * a parser of its own, find-my-way would allocate an object on every match and load
+ * fast-querystring for a path holding `#`.
+ */
+const NO_SEARCH_PARAMS = Object.freeze({});
+const skipQueryString = () => NO_SEARCH_PARAMS;
+
+/**
  * Static shapes (no parameter, no `%`, no find-my-way syntax) live in one map per method instead of
  * the tree. find-my-way compiles a matcher function for every static node it creates, about half
  * of what registering a route costs at startup, and a map answers an exact path at least as fast
@@ -37,6 +46,7 @@ export function createMatcher<T>(): Matcher<T> {
     ignoreDuplicateSlashes: false,
     // Tern enforces its own parameter limit (414); find-my-way's would silently give a 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
+    querystringParser: skipQueryString,
   });
   const statics = new Map<string, Map<string, MatcherHit<T>>>();
   const noop = () => undefined;
