@@ -3,6 +3,7 @@ import type SecureJson from 'secure-json-parse';
 import type { HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { ResolvedLimits } from './multipart-limits';
+import { onFirstUse } from './on-first-use';
 
 /** Limits applied to request bodies: `MakeConfig`'s, or a route's own (`bodyLimit`, `multipartLimit` route options). */
 export interface BodyLimits {
@@ -102,11 +103,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-let secureJsonModule: typeof SecureJson | undefined;
-
 /** secure-json-parse, loaded for the first body that may hide a forbidden key (`mayHideForbiddenKey`). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const secureJson = (): typeof SecureJson => (secureJsonModule ??= require('secure-json-parse') as typeof SecureJson);
+const secureJson = onFirstUse(() => require('secure-json-parse') as typeof SecureJson);
 
 /**
  * Parses JSON text, refusing prototype-poisoning keys and nesting deeper than the limit, each with

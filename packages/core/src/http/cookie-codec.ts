@@ -1,10 +1,9 @@
 import type * as Cookie from 'cookie';
 import type { SerializeOptions } from 'cookie';
-
-let loaded: typeof Cookie | undefined;
+import { onFirstUse } from './on-first-use';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const cookieModule = (): typeof Cookie => (loaded ??= require('cookie') as typeof Cookie);
+const cookieModule = onFirstUse(() => require('cookie') as typeof Cookie);
 
 /**
  * A Cookie header's pairs, by name (the `cookie` package, loaded on its first use: an app whose

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type FastContentTypeParse from 'fast-content-type-parse';
 import { requestError } from '../errors/request-error';
+import { onFirstUse } from './on-first-use';
 
 /** The media types Tern's body readers understand. */
 export const JSON_TYPE = 'application/json';
@@ -24,11 +25,9 @@ export function mediaTypeOf(req: IncomingMessage): string | undefined {
   return parseMediaType(header);
 }
 
-let contentTypeParser: typeof FastContentTypeParse | undefined;
-
 /** fast-content-type-parse, loaded for the first Content-Type header not spelled as JSON clients send it. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const fastContentTypeParse = (): typeof FastContentTypeParse => (contentTypeParser ??= require('fast-content-type-parse') as typeof FastContentTypeParse);
+const fastContentTypeParse = onFirstUse(() => require('fast-content-type-parse') as typeof FastContentTypeParse);
 
 /** A Content-Type header's media type, lowercased without parameters; a malformed header is a 400. */
 function parseMediaType(header: string): string {

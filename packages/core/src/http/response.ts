@@ -7,12 +7,12 @@ import { TernRangeError, TernTypeError } from '../errors';
 import { prepareFile, type FileOptions } from './file';
 import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
 import { streamBodyOf, type StreamBody, type StreamSource } from './stream-body';
-
-let encodeUrlModule: typeof EncodeUrl | undefined;
+import { onFirstUse } from './on-first-use';
 
 /** encodeurl, loaded for the first redirect. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const encodeUrl = (url: string): string => (encodeUrlModule ??= require('encodeurl') as typeof EncodeUrl)(url);
+const encodeUrlModule = onFirstUse(() => require('encodeurl') as typeof EncodeUrl);
+const encodeUrl = (url: string): string => encodeUrlModule()(url);
 
 /**
  * An empty header map that inherits nothing (so `constructor` or `__proto__` are plain header
