@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkScenario } from './harness/checks';
-import { Pinning, ServerChild, freePort, installCleanup, killAll } from './harness/children';
+import { Pinning, ServerChild, droppedEnv, freePort, installCleanup, killAll } from './harness/children';
 import { CONTENDED, RunResult, measure, waitForQuiet } from './harness/load';
 import { ALL_SERVERS, SERVER_MODULES, STARTUP_SERVERS } from './harness/protocol';
 import {
@@ -466,6 +466,7 @@ async function main(): Promise<void> {
       cpus: cpuCount,
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),
       pinning: pinning.note,
+      droppedEnv: droppedEnv(),
       options: {
         duration: opts.duration,
         rounds: opts.rounds,

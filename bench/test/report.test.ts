@@ -2,6 +2,7 @@
  * The bench's verdicts: what the report says must follow from the measured rounds. Issue 27's
  * ratios are medians of per-round pairs; its startup targets divide by the bare node:http floor.
  */
+import { childEnv, droppedEnv } from '../src/harness/children';
 import type { RunResult } from '../src/harness/load';
 import {
   comparePairs,
@@ -74,6 +75,7 @@ function report(partial: Partial<Report>): Report {
       cpus: 2,
       memoryGiB: 24,
       pinning: 'none',
+      droppedEnv: [],
       options: { duration: 5, rounds: 3, connections: 50, warmup: 1, retries: 2, quietWait: 20, quick: false, pairRounds: 4, startupRounds: 5 },
       versions: {},
     },
@@ -255,6 +257,30 @@ describe('issue 27: startup against the bare node:http process', () => {
 
   it('is n/a without the floor', () => {
     expect(target(evaluateTargets(input({ startup: [summariseStartup('tern', 1000, [sample(100)])] })), 'issue27.startup.tern').status).toBe('n/a');
+  });
+
+  it('says which variables of the machine the server children ran without', () => {
+    expect(toMarkdown(report({ meta: { ...report({}).meta, droppedEnv: ['NODE_EXTRA_CA_CERTS'] } }))).toContain(
+      'Server children run without `NODE_EXTRA_CA_CERTS` (set on this machine',
+    );
+    expect(toMarkdown(report({}))).not.toContain('Server children run without');
+  });
+
+  it('starts the children without NODE_EXTRA_CA_CERTS, in production mode, with the rest of the environment', () => {
+    const saved = { ...process.env };
+    try {
+      process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+      process.env.TERN_BENCH_PROBE = 'kept';
+      expect(droppedEnv()).toEqual(['NODE_EXTRA_CA_CERTS']);
+      const env = childEnv();
+      expect(env.NODE_EXTRA_CA_CERTS).toBeUndefined();
+      expect(env.TERN_BENCH_PROBE).toBe('kept');
+      expect(env.NODE_ENV).toBe('production');
+      delete process.env.NODE_EXTRA_CA_CERTS;
+      expect(droppedEnv()).toEqual([]);
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('prints the start-up rows with their ratio to the floor', () => {

@@ -160,6 +160,8 @@ export interface Report {
     cpus: number;
     memoryGiB: number;
     pinning: string;
+    /** Variables of the runner's environment that the server children did not get (children.ts). */
+    droppedEnv: string[];
     options: RunOptions;
     versions: Record<string, string>;
   };
@@ -515,6 +517,9 @@ export function toMarkdown(report: Report): string {
   lines.push(`# Tern benchmark, ${report.date}`, '');
   lines.push(
     `Node ${meta.node} · ${meta.cpus} × ${meta.cpu} · ${meta.memoryGiB} GiB · ${meta.pinning}  `,
+    ...(meta.droppedEnv.length > 0
+      ? [`Server children run without ${meta.droppedEnv.map((n) => `\`${n}\``).join(', ')} (set on this machine; it only adds a constant to every process's boot: see bench/src/harness/children.ts)  `]
+      : []),
     `${meta.options.quick ? '**quick mode** (smoke test: numbers are indicative only) · ' : ''}` +
       `${meta.options.rounds} round(s) of ${meta.options.duration} s per server and scenario, ` +
       `${meta.options.connections} connections, ${meta.options.warmup} s warm-up, servers interleaved per round  `,
