@@ -15,6 +15,7 @@ import { ServerRunner, type CloseHook } from './lifecycle/server-runner';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import type { ModelCompiler } from './validation/model-compiler';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { announceFirstReady } from './lifecycle/first-ready';
 import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 export type { CloseHook } from './lifecycle/server-runner';
@@ -116,6 +117,7 @@ export class TernApp extends RouteDeclarer {
       const compiled = compileApp(this.compileRoutes(), this.parts);
       await runStartupHooks(this.parts.startupHooks);
       this.compiled = compiled;
+      announceFirstReady();
     }));
   }
 

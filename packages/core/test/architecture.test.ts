@@ -33,6 +33,9 @@ const LAYERS: Record<string, number> = {
   app: 10,
   security: 11,
   index: 12,
+  // The loader the build puts beside the bundle (dist/bundle/load.js): outside the bundle, above
+  // everything, so nothing in it can import the loader.
+  'compile-cache': 13,
 };
 
 interface SourceFile {
