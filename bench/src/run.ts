@@ -224,9 +224,16 @@ async function settle(opts: Options, what: string): Promise<void> {
   if (waited >= 1000) log(`  ${what}: waited ${(waited / 1000).toFixed(1)} s for other processes to calm down`);
 }
 
-async function startChild(server: string, module: string, sizes: { fillers: number; routes: number }, mode: 'serve' | 'startup', pinning: Pinning) {
+async function startChild(
+  server: string,
+  module: string,
+  sizes: { fillers: number; routes: number },
+  mode: 'serve' | 'startup',
+  pinning: Pinning,
+  env: NodeJS.ProcessEnv = {},
+) {
   const port = await freePort(HOST);
-  const child = new ServerChild({ server, module, port, host: HOST, ...sizes, mode }, pinning);
+  const child = new ServerChild({ server, module, port, host: HOST, ...sizes, mode }, pinning, env);
   return { child, port };
 }
 
@@ -362,6 +369,11 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
  * sample, and a real server has its machine's cores for V8's background compiling and GC
  * threads), then pinned to one CPU like the load scenarios (shown beside it). Once it listens,
  * its first request is timed and checked (GET /openapi.json where there is one), then it closes.
+ *
+ * Tern keeps V8's compiled code for its bundle between starts (docs/deployment.md, "Start-up and
+ * the compile cache"), so the run gives the children a compile-cache folder of its own, empty at
+ * first: each server's first start, before the rounds, is the first start after an install
+ * (reported on its own), and the rounds are the restarts a deployed server makes.
  */
 async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<StartupSummary[]> {
   const servers = Object.keys(STARTUP_SERVERS);
@@ -371,64 +383,83 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
   if (pinning.serverCpu !== null) variants.push({ label: `CPU ${pinning.serverCpu}`, pinning });
   const n = opts.startupRounds;
   log(`\n== 6. startup with ${opts.startupRoutes} routes (${n} fresh process(es) per server and CPU setting)`);
-  const samples = new Map<string, { free: StartupSample[]; pinned: StartupSample[] }>(servers.map((s) => [s, { free: [], pinned: [] }]));
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-bench-compile-cache-'));
+  const env = { TERN_COMPILE_CACHE: cacheDir };
+  const samples = new Map<string, { cold: StartupSample[]; free: StartupSample[]; pinned: StartupSample[] }>(
+    servers.map((s) => [s, { cold: [], free: [], pinned: [] }]),
+  );
   const failed = new Set<string>();
-  for (let r = 0; r < n; r++) {
-    for (const server of rotate(servers, r)) {
-      for (const variant of variants) {
-        if (failed.has(server)) continue;
-        await settle(opts, `round ${r + 1}/${n} ${server}`);
-        const sizes = { fillers: 0, routes: opts.startupRoutes };
-        const { child, port } = await startChild(server, STARTUP_SERVERS[server]!.module, sizes, 'startup', variant.pinning);
-        try {
-          const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);
-          if (msg.type === 'startup') {
-            let first = { path: '', ms: NaN } as Awaited<ReturnType<typeof checkStartupServer>>;
-            let checkError: string | undefined;
-            try {
-              first = await checkStartupServer(port, HOST, opts.startupRoutes, STARTUP_SERVERS[server]!);
-            } catch (err) {
-              checkError = (err as Error).message;
-            }
-            const sample: StartupSample = {
-              spawnMs: msg.listeningAt - child.spawnedAt,
-              startupMs: msg.startupMs,
-              loadMs: msg.loadMs,
-              buildMs: msg.buildMs,
-              phases: msg.phases,
-              cpuMs: msg.cpuMs,
-              heapUsed: msg.heapUsed,
-              rss: msg.rss,
-              firstRequestPath: first.path,
-              firstRequestMs: first.ms,
-              ...(first.operations !== undefined ? { operations: first.operations } : {}),
-              ...(checkError !== undefined ? { checkError } : {}),
-            };
-            const list = samples.get(server)!;
-            (variant.pinning === allCpus ? list.free : list.pinned).push(sample);
-            log(
-              `  round ${r + 1}/${n} ${server.padEnd(16)} ${variant.label.padEnd(8)} listening ${sample.spawnMs.toFixed(1).padStart(6)} ms after spawn` +
-                `  (CPU ${msg.cpuMs.toFixed(0)} ms)  heap ${(msg.heapUsed / 1048576).toFixed(1)} MB` +
-                (checkError ? `  CHECK FAILED: ${checkError}` : `  first GET ${first.path} ${first.ms.toFixed(1)} ms`),
-            );
-          } else {
-            failed.add(server);
-            skipped.push({ server, scenario: 'startup', reason: msg.message });
-            log(`  ${server}: ${msg.type}: ${msg.message.split('\n')[0]}`);
-          }
-        } catch (err) {
-          failed.add(server);
-          skipped.push({ server, scenario: 'startup', reason: (err as Error).message });
-          log(`  ${server}: ${(err as Error).message}`);
-        } finally {
-          await child.stop(5000);
+
+  /** One fresh process of `server`: its sample, or undefined once the server has failed. */
+  async function startOnce(server: string, label: string, variant: { label: string; pinning: Pinning }): Promise<StartupSample | undefined> {
+    if (failed.has(server)) return undefined;
+    await settle(opts, `${label} ${server}`);
+    const sizes = { fillers: 0, routes: opts.startupRoutes };
+    const { child, port } = await startChild(server, STARTUP_SERVERS[server]!.module, sizes, 'startup', variant.pinning, env);
+    try {
+      const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);
+      if (msg.type !== 'startup') {
+        failed.add(server);
+        skipped.push({ server, scenario: 'startup', reason: msg.message });
+        log(`  ${server}: ${msg.type}: ${msg.message.split('\n')[0]}`);
+        return undefined;
+      }
+      let first = { path: '', ms: NaN } as Awaited<ReturnType<typeof checkStartupServer>>;
+      let checkError: string | undefined;
+      try {
+        first = await checkStartupServer(port, HOST, opts.startupRoutes, STARTUP_SERVERS[server]!);
+      } catch (err) {
+        checkError = (err as Error).message;
+      }
+      const sample: StartupSample = {
+        spawnMs: msg.listeningAt - child.spawnedAt,
+        startupMs: msg.startupMs,
+        loadMs: msg.loadMs,
+        buildMs: msg.buildMs,
+        phases: msg.phases,
+        cpuMs: msg.cpuMs,
+        heapUsed: msg.heapUsed,
+        rss: msg.rss,
+        firstRequestPath: first.path,
+        firstRequestMs: first.ms,
+        ...(first.operations !== undefined ? { operations: first.operations } : {}),
+        ...(checkError !== undefined ? { checkError } : {}),
+      };
+      log(
+        `  ${label.padEnd(11)} ${server.padEnd(16)} ${variant.label.padEnd(8)} listening ${sample.spawnMs.toFixed(1).padStart(6)} ms after spawn` +
+          `  (CPU ${msg.cpuMs.toFixed(0)} ms)  heap ${(msg.heapUsed / 1048576).toFixed(1)} MB` +
+          (checkError ? `  CHECK FAILED: ${checkError}` : `  first GET ${first.path} ${first.ms.toFixed(1)} ms`),
+      );
+      return sample;
+    } catch (err) {
+      failed.add(server);
+      skipped.push({ server, scenario: 'startup', reason: (err as Error).message });
+      log(`  ${server}: ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      await child.stop(5000);
+    }
+  }
+
+  try {
+    for (const server of servers) {
+      const sample = await startOnce(server, 'first start', variants[0]!);
+      if (sample) samples.get(server)!.cold.push(sample);
+    }
+    for (let r = 0; r < n; r++) {
+      for (const server of rotate(servers, r)) {
+        for (const variant of variants) {
+          const sample = await startOnce(server, `round ${r + 1}/${n}`, variant);
+          if (sample) samples.get(server)![variant === variants[0] ? 'free' : 'pinned'].push(sample);
         }
       }
     }
+  } finally {
+    fs.rmSync(cacheDir, { recursive: true, force: true });
   }
   return [...samples]
     .filter(([, s]) => s.free.length > 0)
-    .map(([server, s]) => summariseStartup(server, opts.startupRoutes, s.free, s.pinned));
+    .map(([server, s]) => summariseStartup(server, opts.startupRoutes, s.free, s.pinned, s.cold));
 }
 
 async function main(): Promise<void> {

@@ -235,6 +235,16 @@ describe('issue 27: startup against the bare node:http process', () => {
     expect(s.checkErrors).toEqual([]);
   });
 
+  it('reports the first start, with an empty compile cache, beside the judged restarts', () => {
+    const s = summariseStartup('tern', 1000, [120, 126, 124].map((ms) => sample(ms)), [], [sample(171)]);
+    expect(s.spawnMs).toBe(124);
+    expect(s.coldSpawnMs).toBe(171);
+    expect(summariseStartup('tern', 1000, [sample(120)]).coldSpawnMs).toBeNaN();
+    const markdown = toMarkdown(report({ startup: [floor(), s] }));
+    expect(markdown).toContain('| first start, empty compile cache (ms) |');
+    expect(markdown).toMatch(/\| tern \| 124\.0 \| 1\.57× \|.*\| 171\.0 \|$/m);
+  });
+
   it('passes plain routes at 1.6× the floor and controllers at 1.8×, and fails above', () => {
     const plain = (ms: number) => summariseStartup('tern', 1000, [sample(ms)]);
     const ctrl = (ms: number) => summariseStartup('tern-controller', 1000, [sample(ms)]);

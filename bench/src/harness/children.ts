@@ -123,7 +123,8 @@ export class ServerChild {
   /** Wall clock just before the spawn (performance.timeOrigin + now, ms since the epoch). */
   readonly spawnedAt: number;
 
-  constructor(readonly config: ChildConfig, pinning: Pinning) {
+  /** `env`: variables added to the child's environment (childEnv()). */
+  constructor(readonly config: ChildConfig, pinning: Pinning, env: NodeJS.ProcessEnv = {}) {
     const entry = path.join(__dirname, '..', 'child.js');
     const nodeArgs = [
       '--expose-gc',
@@ -132,13 +133,13 @@ export class ServerChild {
       entry,
       JSON.stringify(config),
     ];
-    const env = childEnv();
+    const childEnvironment = { ...childEnv(), ...env };
     const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
     this.spawnedAt = performance.timeOrigin + performance.now();
     this.proc =
       pinning.serverCpu !== null
-        ? spawn('taskset', ['-c', String(pinning.serverCpu), process.execPath, ...nodeArgs], { stdio, env })
-        : spawn(process.execPath, nodeArgs, { stdio, env });
+        ? spawn('taskset', ['-c', String(pinning.serverCpu), process.execPath, ...nodeArgs], { stdio, env: childEnvironment })
+        : spawn(process.execPath, nodeArgs, { stdio, env: childEnvironment });
     live.add(this.proc);
     this.proc.on('message', (msg: ChildMessage) => {
       const i = this.waiters.findIndex((w) => w.types.includes(msg.type));
