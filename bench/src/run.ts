@@ -371,7 +371,7 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
  * its first request is timed and checked (GET /openapi.json where there is one), then it closes.
  *
  * Tern keeps V8's compiled code for its bundle between starts (docs/deployment.md, "Start-up and
- * the compile cache"), so the run gives the children a compile-cache folder of its own, empty at
+ * the compile cache"), so the run gives each server a compile-cache folder of its own, empty at
  * first: each server's first start, before the rounds, is the first start after an install
  * (reported on its own), and the rounds are the restarts a deployed server makes.
  */
@@ -383,8 +383,9 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
   if (pinning.serverCpu !== null) variants.push({ label: `CPU ${pinning.serverCpu}`, pinning });
   const n = opts.startupRounds;
   log(`\n== 6. startup with ${opts.startupRoutes} routes (${n} fresh process(es) per server and CPU setting)`);
+  // A folder per server, as each deployed app has its own: the first start of an app writes the
+  // functions its own start compiled, and a plain app's cache would lack the controller scanner's.
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-bench-compile-cache-'));
-  const env = { TERN_COMPILE_CACHE: cacheDir };
   const samples = new Map<string, { cold: StartupSample[]; free: StartupSample[]; pinned: StartupSample[] }>(
     servers.map((s) => [s, { cold: [], free: [], pinned: [] }]),
   );
@@ -395,6 +396,7 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
     if (failed.has(server)) return undefined;
     await settle(opts, `${label} ${server}`);
     const sizes = { fillers: 0, routes: opts.startupRoutes };
+    const env = { TERN_COMPILE_CACHE: path.join(cacheDir, server) };
     const { child, port } = await startChild(server, STARTUP_SERVERS[server]!.module, sizes, 'startup', variant.pinning, env);
     try {
       const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);

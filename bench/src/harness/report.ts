@@ -623,7 +623,7 @@ export function toMarkdown(report: Report): string {
         'child script to the server module loaded (the framework\'s `require`), "building + listen" from there to listening, split into the ' +
         'server\'s own phases where it reports them. The first request (GET /openapi.json where the server serves one, else a route) is ' +
         'timed by the client after listening and checked. CPU until listening is the process\'s CPU time ' +
-        '(all threads, so it can exceed the wall time). Each server starts once before the rounds, in a compile-cache folder of the run\'s own that ' +
+        '(all threads, so it can exceed the wall time). Each server starts once before the rounds, in a compile-cache folder of its own that ' +
         'is still empty (the last column: for Tern, the first start after an install, which compiles its bundle); the rounds are restarts, ' +
         'which Tern compiles from that cache (docs/deployment.md, "Start-up and the compile cache").',
       '',

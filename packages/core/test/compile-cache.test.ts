@@ -78,7 +78,7 @@ posix('the bundle loader keeps V8 compiled code between starts', () => {
     const dir = defaultDir();
     const [file] = cacheFiles(dir);
     expect(cacheFiles(dir)).toHaveLength(1);
-    expect(file).toMatch(/^tern-build1-\d+-\d+-\d+\.bin$/);
+    expect(file).toMatch(new RegExp(`^tern-build1-\\d+-\\d+-${process.versions.v8.replace(/\./g, "\\.")}-${process.arch}-[0-9a-f]+\\.bin$`));
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(dir, file!)).mode & 0o777).toBe(0o600);
     const written = fs.statSync(path.join(dir, file!));

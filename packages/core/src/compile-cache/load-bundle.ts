@@ -18,7 +18,6 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 
 /** What the bundle exports for its loader (src/lifecycle/first-ready.ts, as `__loader`). */
@@ -72,6 +71,22 @@ function privateDir(dir: string): boolean {
   }
 }
 
+/**
+ * What the cached data depends on besides the bundle: V8's version, the CPU architecture and the
+ * flags Node was started with. `v8.cachedDataVersionTag()` says it exactly, but loading `node:v8`
+ * costs ~5 ms of every start (it loads the heap-snapshot streams); V8 checks its version and
+ * flags in the data anyway, so a flag set another way (`v8.setFlagsFromString`) can only cost a
+ * rejected cache and a rewrite, never run code compiled for other flags.
+ */
+function runtimeKey(): string {
+  // Only the flags, not their separate values (the code of `node -e`, a `--require` path).
+  const flags = `${process.execArgv.filter((arg) => arg.startsWith('-')).join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  // FNV-1a, 32 bits: a short stable name for the flags (node:crypto would cost more than it saves).
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193);
+  return `${process.versions.v8}-${process.arch}-${(hash >>> 0).toString(16)}`;
+}
+
 function readCache(file: string): Buffer | undefined {
   try {
     return fs.readFileSync(file);
@@ -94,8 +109,8 @@ function writeCache(file: string, data: Buffer): void {
 /**
  * The bundle's exports, loaded once per process (later calls, from other entry files, get the
  * same module from `require.cache`). `buildId` names the build (a hash of the bundle written by
- * the build into the entry files); with the file's size and modification time and V8's own tag
- * (Node version and flags) it keys the cache file, so an edited bundle never runs stale code.
+ * the build into the entry files); with the file's size and modification time and the runtime
+ * (V8's version, the architecture, Node's flags) it keys the cache file, so an edited bundle never runs stale code.
  *
  * @example
  * // dist/bundle/index.js, as the build writes it (with the load.js next to it):
@@ -110,7 +125,7 @@ export function loadBundle(file: string, buildId: string): Record<string, unknow
 
   const source = fs.readFileSync(file, 'utf8');
   const stat = fs.statSync(file);
-  const key = `${path.basename(file, '.js')}-${buildId}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${v8.cachedDataVersionTag()}`;
+  const key = `${path.basename(file, '.js')}-${buildId}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${runtimeKey()}`;
   const cacheFile = path.join(dir, `${key}.bin`);
   const cachedData = readCache(cacheFile);
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
