@@ -15,7 +15,8 @@
  * `.d.ts` files, which are the package's types.
  *
  * The entries load the bundle through `dist/bundle/load.js` (src/compile-cache/load-bundle.ts),
- * which keeps V8's compiled code for it between starts: docs/performance.md, "Start-up".
+ * which keeps V8's compiled code for it between starts: docs/deployment.md, "Start-up and the
+ * compile cache".
  *
  * Every entry reads from the same bundle, so `@tern/core` and `@tern/core/routing` share one
  * copy of each class (`instanceof` holds across them). Dependencies stay `require`d from

@@ -110,7 +110,8 @@ function writeCache(file: string, data: Buffer): void {
  * The bundle's exports, loaded once per process (later calls, from other entry files, get the
  * same module from `require.cache`). `buildId` names the build (a hash of the bundle written by
  * the build into the entry files); with the file's size and modification time and the runtime
- * (V8's version, the architecture, Node's flags) it keys the cache file, so an edited bundle never runs stale code.
+ * (V8's version, the architecture, Node's flags) it keys the cache file, so an edited bundle
+ * never runs stale code.
  *
  * @example
  * // dist/bundle/index.js, as the build writes it (with the load.js next to it):
