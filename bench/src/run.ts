@@ -391,6 +391,14 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
   );
   const failed = new Set<string>();
 
+  /** Marks `server` failed: it is skipped from then on, and the report says why. */
+  function fail(server: string, reason: string): undefined {
+    failed.add(server);
+    skipped.push({ server, scenario: 'startup', reason });
+    log(`  ${server}: ${reason.split('\n')[0]}`);
+    return undefined;
+  }
+
   /** One fresh process of `server`: its sample, or undefined once the server has failed. */
   async function startOnce(server: string, label: string, variant: { label: string; pinning: Pinning }): Promise<StartupSample | undefined> {
     if (failed.has(server)) return undefined;
@@ -400,12 +408,7 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
     const { child, port } = await startChild(server, STARTUP_SERVERS[server]!.module, sizes, 'startup', variant.pinning, env);
     try {
       const msg = await child.waitFor(['startup', 'load-error', 'start-error'], 120_000);
-      if (msg.type !== 'startup') {
-        failed.add(server);
-        skipped.push({ server, scenario: 'startup', reason: msg.message });
-        log(`  ${server}: ${msg.type}: ${msg.message.split('\n')[0]}`);
-        return undefined;
-      }
+      if (msg.type !== 'startup') return fail(server, `${msg.type}: ${msg.message}`);
       let first = { path: '', ms: NaN } as Awaited<ReturnType<typeof checkStartupServer>>;
       let checkError: string | undefined;
       try {
@@ -434,10 +437,7 @@ async function runStartup(opts: Options, pinning: Pinning, skipped: Skip[]): Pro
       );
       return sample;
     } catch (err) {
-      failed.add(server);
-      skipped.push({ server, scenario: 'startup', reason: (err as Error).message });
-      log(`  ${server}: ${(err as Error).message}`);
-      return undefined;
+      return fail(server, (err as Error).message);
     } finally {
       await child.stop(5000);
     }
