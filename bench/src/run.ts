@@ -9,8 +9,9 @@
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
  * are at least two); this process runs autocannon, pinned to CPU 0. Servers are interleaved
  * within each round, starting from a different server each round; then, in the paired
- * scenarios, the paired servers (PAIRED_SERVERS) run extra rounds alone. The startup scenario
- * spawns fresh processes of its own servers (STARTUP_SERVERS), interleaved.
+ * scenarios, each judged pair (DUELS) runs duels: both servers loaded at once, sharing the
+ * server CPU. The startup scenario spawns fresh processes of its own servers (STARTUP_SERVERS),
+ * interleaved.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,7 +20,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkScenario } from './harness/checks';
 import { Pinning, ServerChild, droppedEnv, freePort, installCleanup, killAll } from './harness/children';
-import { CONTENDED, RunResult, measure, waitForQuiet } from './harness/load';
+import { CONTENDED, RunResult, measure, measureTogether, waitForQuiet } from './harness/load';
 import { ALL_SERVERS, SERVER_MODULES, STARTUP_SERVERS } from './harness/protocol';
 import {
   LoadSummary,
@@ -41,7 +42,7 @@ import {
 import {
   LOAD_SCENARIOS,
   LoadScenario,
-  PAIRED_SERVERS,
+  DUELS,
   ReportId,
   SCENARIO_ALIASES,
   SCENARIO_SERVERS,
@@ -64,9 +65,10 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
                        (load scenarios; the startup scenario always runs its own: ${Object.keys(STARTUP_SERVERS).join(',')})
   --startup-routes <n> routes registered in the startup scenario, a multiple of 10 (default 1000)
   --startup-rounds <n> fresh processes per startup server and CPU setting (default 5, quick 1)
-  --pair-rounds <n>    extra rounds of ${PAIRED_SERVERS.join(', ')} alone (those running), in an order
-                       that changes every round, per paired scenario (1-4, 7, 10), for the judged
-                       per-round ratios (default 4, quick 0; 0 = none; alias --controller-rounds)
+  --pair-rounds <n>    duels of each judged pair (${DUELS.map((d) => d.join(' and ')).join(', ')}),
+                       both servers loaded at once on the server CPU, the pair's order turned every
+                       round, per paired scenario (1-4, 7, 10), for the judged per-round ratios
+                       (default 4, quick 0; 0 = judge the interleaved rounds; alias --controller-rounds)
   --quiet-wait <s>     before each round, wait up to this long for other processes to use
                        less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)
   --retries <n>        re-run a round up to n times when other processes took more than
@@ -237,11 +239,6 @@ async function startChild(
   return { child, port };
 }
 
-/** The order of the paired servers in extra round `r`: each pair goes first in half the rounds. */
-function pairedOrder(members: string[], r: number): string[] {
-  const turned = rotate(members, Math.floor(r / 2) % members.length);
-  return r % 2 === 0 ? turned : turned.reverse();
-}
 
 async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<{ summaries: LoadSummary[]; rounds: ScenarioRounds[] }> {
   const children = new Map<string, { child: ServerChild; port: number }>();
@@ -297,34 +294,42 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       // Every round's results by server: the pair ratios (issue 27's targets, scenario 5) are
       // taken within a round, so slow drift of the machine cancels out of them.
       const measured: Round[] = [];
-      const measureRound = async (server: string, label: string): Promise<RunResult | undefined> => {
-        const { child, port } = children.get(server)!;
-        if (!child.alive) return undefined;
+      // One round of `together` (one server, or a duel of two loaded at once), re-run while
+      // other processes disturbed it; undefined when a server is gone or the run failed.
+      const measureRound = async (together: string[], label: string): Promise<Record<string, RunResult> | undefined> => {
+        const targets = together.map((server) => children.get(server)!);
+        if (targets.some(({ child }) => !child.alive)) return undefined;
+        const name = together.join(' + ');
         await sleep(200);
         try {
-          await settle(opts, `${label} ${server}`);
-          let res = await measure(child, scenario, { ...load, port, duration: opts.duration });
-          for (let retry = 1; retry <= opts.retries && res.otherCpuShare > CONTENDED && child.alive; retry++) {
+          await settle(opts, `${label} ${name}`);
+          let res = await measureTogether(targets, scenario, { ...load, duration: opts.duration });
+          for (let retry = 1; retry <= opts.retries && res[0]!.otherCpuShare > CONTENDED && targets.every(({ child }) => child.alive); retry++) {
             log(
-              `  ${label} ${server.padEnd(16)} disturbed: other processes used ` +
-                `${(res.otherCpuShare * 100).toFixed(0)}% of a core; again (${retry}/${opts.retries})`,
+              `  ${label} ${name.padEnd(16)} disturbed: other processes used ` +
+                `${(res[0]!.otherCpuShare * 100).toFixed(0)}% of a core; again (${retry}/${opts.retries})`,
             );
             await sleep(1000);
-            await settle(opts, `${label} ${server}`);
-            const again = await measure(child, scenario, { ...load, port, duration: opts.duration });
-            if (!(again.otherCpuShare >= res.otherCpuShare)) res = again;
+            await settle(opts, `${label} ${name}`);
+            const again = await measureTogether(targets, scenario, { ...load, duration: opts.duration });
+            if (!(again[0]!.otherCpuShare >= res[0]!.otherCpuShare)) res = again;
           }
-          const warn = res.non2xx + res.errors + res.timeouts > 0 ? `  [${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts]` : '';
-          const other = Number.isFinite(res.otherCpuShare) ? `, others ${(res.otherCpuShare * 100).toFixed(0)}%` : '';
-          log(
-            `  ${label} ${server.padEnd(16)} ${Math.round(res.rps).toLocaleString('en-US').padStart(8)} req/s` +
-              `  p99 ${res.latencyP99Ms.toFixed(1).padStart(5)} ms  ${res.cpuUsPerReq.toFixed(1).padStart(6)} µs CPU/req` +
-              `  (server ${(res.serverCpuShare * 100).toFixed(0)}%, loadgen ${(res.loadCpuShare * 100).toFixed(0)}%${other} of a core)${warn}`,
-          );
-          return res;
+          const out: Record<string, RunResult> = {};
+          together.forEach((server, i) => {
+            const r = res[i]!;
+            out[server] = r;
+            const warn = r.non2xx + r.errors + r.timeouts > 0 ? `  [${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts]` : '';
+            const other = Number.isFinite(r.otherCpuShare) ? `, others ${(r.otherCpuShare * 100).toFixed(0)}%` : '';
+            log(
+              `  ${label} ${server.padEnd(16)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s` +
+                `  p99 ${r.latencyP99Ms.toFixed(1).padStart(5)} ms  ${r.cpuUsPerReq.toFixed(1).padStart(6)} µs CPU/req` +
+                `  (server ${(r.serverCpuShare * 100).toFixed(0)}%, loadgen ${(r.loadCpuShare * 100).toFixed(0)}%${other} of a core)${warn}`,
+            );
+          });
+          return out;
         } catch (err) {
-          log(`  ${label} ${server}: failed: ${(err as Error).message}`);
-          skipped.push({ server, scenario: scenario.id, reason: `${label} failed: ${(err as Error).message}` });
+          log(`  ${label} ${name}: failed: ${(err as Error).message}`);
+          for (const server of together) skipped.push({ server, scenario: scenario.id, reason: `${label} failed: ${(err as Error).message}` });
           return undefined;
         }
       };
@@ -332,7 +337,7 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       for (let r = 0; r < opts.rounds; r++) {
         const round: Round = { kind: 'interleaved', results: {} };
         for (const server of rotate(servers, r)) {
-          const res = await measureRound(server, `round ${r + 1}/${opts.rounds}`);
+          const res = (await measureRound([server], `round ${r + 1}/${opts.rounds}`))?.[server];
           if (res) {
             rounds.get(server)!.push(res);
             round.results[server] = res;
@@ -340,15 +345,16 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
         }
         measured.push(round);
       }
-      const members = PAIRED_SERVERS.filter((s) => servers.includes(s));
-      if (scenario.paired && opts.pairRounds > 0 && members.length >= 2 && members.includes('tern')) {
+      const duels = DUELS.filter((pair) => pair.every((server) => servers.includes(server)));
+      if (scenario.paired) {
+        // Round by round, every duel once, the pair's order turned each round: whichever of the
+        // two is started and loaded first gains ~1% (a server against itself reads 1.01x).
         for (let r = 0; r < opts.pairRounds; r++) {
-          const round: Round = { kind: 'paired', results: {} };
-          for (const server of pairedOrder(members, r)) {
-            const res = await measureRound(server, `paired round ${r + 1}/${opts.pairRounds}`);
-            if (res) round.results[server] = res;
+          for (const pair of duels) {
+            const together = r % 2 === 0 ? [...pair] : [...pair].reverse();
+            const results = await measureRound(together, `duel ${r + 1}/${opts.pairRounds}`);
+            if (results) measured.push({ kind: 'duel', results });
           }
-          measured.push(round);
         }
       }
       for (const [server, results] of rounds) {

@@ -1,5 +1,5 @@
 /**
- * One measured autocannon run against one server child, with the child's CPU time over the
+ * Measured autocannon runs against server children, with each child's CPU time over the
  * same window. Every run is bounded: autocannon stops itself after `duration`, and a watchdog
  * calls stop() if it has not finished `duration + 15 s` later.
  */
@@ -105,9 +105,32 @@ export function runAutocannon(opts: autocannon.Options, duration: number): Promi
   });
 }
 
+/** One server child and the port its load goes to. */
+export interface LoadTarget {
+  child: ServerChild;
+  port: number;
+}
+
+/** One autocannon run against one server, with the child's CPU time over the same window. */
 export async function measure(child: ServerChild, scenario: LoadScenario, o: LoadOptions): Promise<RunResult> {
-  const opts: autocannon.Options = {
-    url: `http://${o.host}:${o.port}${scenario.path}`,
+  const [result] = await measureTogether([{ child, port: o.port }], scenario, o);
+  return result!;
+}
+
+/**
+ * Loads every target at once, each with its own autocannon of `o.connections` connections, over
+ * one window, and returns one result per target in their order. With two targets on one CPU
+ * this is a duel: both servers share the core's time slices, so whatever slows the machine
+ * down during the window (the host's other tenants, caches, frequency) slows both alike, and
+ * the ratio of their CPU per request stays put when each one's absolute figure does not.
+ */
+export async function measureTogether(
+  targets: LoadTarget[],
+  scenario: LoadScenario,
+  o: Omit<LoadOptions, 'port'>,
+): Promise<RunResult[]> {
+  const optionsFor = (port: number): autocannon.Options => ({
+    url: `http://${o.host}:${port}${scenario.path}`,
     connections: o.connections,
     duration: o.duration,
     pipelining: 1,
@@ -115,42 +138,54 @@ export async function measure(child: ServerChild, scenario: LoadScenario, o: Loa
     method: scenario.method,
     ...(scenario.headers ? { headers: scenario.headers } : {}),
     ...(scenario.body !== undefined ? { body: scenario.body } : {}),
-  };
+  });
 
-  const started = child.waitFor(['cpu-started'], 5000);
-  child.send({ type: 'cpu-start' });
-  await started;
+  await Promise.all(
+    targets.map(({ child }) => {
+      const started = child.waitFor(['cpu-started'], 5000);
+      child.send({ type: 'cpu-start' });
+      return started;
+    }),
+  );
   const loadBase = process.cpuUsage();
   const busy0 = machineBusyMs();
   const wall0 = performance.now();
 
-  const result = await runAutocannon(opts, o.duration);
+  const results = await Promise.all(targets.map(({ port }) => runAutocannon(optionsFor(port), o.duration)));
 
   const wallMs = performance.now() - wall0;
   const loadCpu = process.cpuUsage(loadBase);
   const busy1 = machineBusyMs();
-  const cpuMsg = child.waitFor(['cpu'], 5000);
-  child.send({ type: 'cpu-stop' });
-  const cpu = await cpuMsg;
+  const cpus = await Promise.all(
+    targets.map(({ child }) => {
+      const cpuMsg = child.waitFor(['cpu'], 5000);
+      child.send({ type: 'cpu-stop' });
+      return cpuMsg;
+    }),
+  );
 
-  const total = result.requests.total;
-  const cpuUs = cpu.userUs + cpu.systemUs;
-  const durationS = result.duration > 0 ? result.duration : wallMs / 1000;
-  return {
-    rps: total / durationS,
-    totalRequests: total,
-    durationS,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    cpuUsPerReq: total > 0 ? cpuUs / total : NaN,
-    serverCpuShare: cpuUs / 1000 / cpu.wallMs,
-    loadCpuShare: (loadCpu.user + loadCpu.system) / 1000 / wallMs,
-    otherCpuShare:
-      busy0 === null || busy1 === null
-        ? NaN
-        : Math.max(0, busy1 - busy0 - cpuUs / 1000 - (loadCpu.user + loadCpu.system) / 1000) / wallMs,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  };
+  const loadUs = loadCpu.user + loadCpu.system;
+  const serversUs = cpus.reduce((sum, cpu) => sum + cpu.userUs + cpu.systemUs, 0);
+  const otherCpuShare =
+    busy0 === null || busy1 === null ? NaN : Math.max(0, busy1 - busy0 - serversUs / 1000 - loadUs / 1000) / wallMs;
+  return results.map((result, i) => {
+    const cpu = cpus[i]!;
+    const total = result.requests.total;
+    const cpuUs = cpu.userUs + cpu.systemUs;
+    const durationS = result.duration > 0 ? result.duration : wallMs / 1000;
+    return {
+      rps: total / durationS,
+      totalRequests: total,
+      durationS,
+      latencyP50Ms: result.latency.p50,
+      latencyP99Ms: result.latency.p99,
+      cpuUsPerReq: total > 0 ? cpuUs / total : NaN,
+      serverCpuShare: cpuUs / 1000 / cpu.wallMs,
+      loadCpuShare: loadUs / 1000 / wallMs,
+      otherCpuShare,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+    };
+  });
 }

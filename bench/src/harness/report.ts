@@ -46,8 +46,11 @@ export interface ControllerComparison {
 
 /** One measured round of a scenario: every server measured in it, by name. */
 export interface Round {
-  /** `interleaved`: a round of every server; `paired`: an extra round of PAIRED_SERVERS alone. */
-  kind: 'interleaved' | 'paired';
+  /**
+   * `interleaved`: every server, one after the other; `duel`: two servers loaded at once on the
+   * server CPU (DUELS), which the judged comparisons are taken from when there are any.
+   */
+  kind: 'interleaved' | 'duel';
   results: Record<string, RunResult>;
 }
 
@@ -66,6 +69,8 @@ export interface PairComparison {
   baseline: string;
   /** server CPU/req ÷ baseline CPU/req, one per round that measured both, in round order. */
   cpuRatios: number[];
+  /** Where the rounds come from: the pair's duels, or (none run) the interleaved rounds. */
+  rounds: Round['kind'];
   /** Median of cpuRatios: the judged number. */
   cpuRatio: number;
   cpuRatioMin: number;
@@ -218,23 +223,31 @@ export function summariseController(scenario: ScenarioId, pairs: ControllerPair[
   };
 }
 
-/** Scenario 5's pairs: every round (interleaved or paired) that measured both Tern servers. */
+/**
+ * The rounds that compare `a` with `b`, as [a's result, b's result]: their duels when they had
+ * any, since a duel's ratio holds still while the machine's speed moves; else every round that
+ * measured both (interleaved rounds, minutes apart, whose ratios the machine's drift spreads).
+ */
+export function judgedRounds(s: ScenarioRounds, a: string, b: string): { kind: Round['kind']; pairs: Array<[RunResult, RunResult]> } {
+  const both = (kind?: Round['kind']): Array<[RunResult, RunResult]> =>
+    s.rounds
+      .filter((round) => kind === undefined || round.kind === kind)
+      .map((round): [RunResult | undefined, RunResult | undefined] => [round.results[a], round.results[b]])
+      .filter((p): p is [RunResult, RunResult] => p[0] !== undefined && p[1] !== undefined)
+      .filter(([x, y]) => Number.isFinite(x.cpuUsPerReq) && Number.isFinite(y.cpuUsPerReq) && y.cpuUsPerReq > 0);
+  const duels = both('duel');
+  return duels.length > 0 ? { kind: 'duel', pairs: duels } : { kind: 'interleaved', pairs: both() };
+}
+
+/** Scenario 5's pairs: the Tern servers' duels, or every round that measured both. */
 export function controllerPairs(s: ScenarioRounds): ControllerPair[] {
-  const out: ControllerPair[] = [];
-  for (const round of s.rounds) {
-    const plain = round.results.tern;
-    const controller = round.results['tern-controller'];
-    if (plain && controller) out.push({ plain, controller });
-  }
-  return out;
+  return judgedRounds(s, 'tern-controller', 'tern').pairs.map(([controller, plain]) => ({ plain, controller }));
 }
 
 /** `server` against `baseline`, round by round; undefined when no round measured both. */
 export function comparePairs(s: ScenarioRounds, server: string, baseline: string): PairComparison | undefined {
-  const both = s.rounds
-    .map((round) => ({ a: round.results[server], b: round.results[baseline] }))
-    .filter((p): p is { a: RunResult; b: RunResult } => p.a !== undefined && p.b !== undefined)
-    .filter((p) => Number.isFinite(p.a.cpuUsPerReq) && Number.isFinite(p.b.cpuUsPerReq) && p.b.cpuUsPerReq > 0);
+  const judged = judgedRounds(s, server, baseline);
+  const both = judged.pairs.map(([a, b]) => ({ a, b }));
   if (both.length === 0) return undefined;
   const cpuRatios = both.map((p) => p.a.cpuUsPerReq / p.b.cpuUsPerReq);
   return {
@@ -242,6 +255,7 @@ export function comparePairs(s: ScenarioRounds, server: string, baseline: string
     server,
     baseline,
     cpuRatios,
+    rounds: judged.kind,
     cpuRatio: median(cpuRatios),
     cpuRatioMin: min(cpuRatios),
     cpuRatioMax: max(cpuRatios),
@@ -345,8 +359,12 @@ export const CONTROLLER_LIMIT = 1.03;
 function pairMeasured(p: PairComparison | undefined, digits = 3): string {
   if (!p) return '–';
   const spread = p.cpuRatios.length > 1 ? `, ${fmtRatio(p.cpuRatioMin)}–${fmtRatio(p.cpuRatioMax)}` : '';
-  return `${fmtRatio(p.cpuRatio, digits)} (${p.cpuRatios.length} pair${p.cpuRatios.length === 1 ? '' : 's'}${spread})`;
+  const what = p.rounds === 'duel' ? 'duel' : 'interleaved pair';
+  return `${fmtRatio(p.cpuRatio, digits)} (${p.cpuRatios.length} ${what}${p.cpuRatios.length === 1 ? '' : 's'}${spread})`;
 }
+
+/** A pair's judged ratio, marked ⁱ when it comes from interleaved rounds (no duels). */
+const fmtPair = (p: PairComparison | undefined) => `${fmtRatio(p?.cpuRatio)}${p && p.rounds !== 'duel' ? ' ⁱ' : ''}`;
 
 /** Spawn → listening of `server` ÷ the floor's, or NaN. */
 export function startupRatio(startup: StartupSummary[], server: string): number {
@@ -370,7 +388,7 @@ export function evaluateTargets(input: TargetInput): TargetCheck[] {
     out.push({
       id: `issue27.${t.scenario}`,
       group: 'issue 27',
-      target: `${t.label}: Tern ≤ ${t.limit.toFixed(2)}× Fastify-with-response-schemas CPU/request (median of per-round pairs)`,
+      target: `${t.label}: Tern ≤ ${t.limit.toFixed(2)}× Fastify-with-response-schemas CPU/request (median of per-round pairs, duels)`,
       measured: `${pairMeasured(vsF)}; ÷ node:http ${fmtRatio(vsN?.cpuRatio)}`,
       status: !vsF || !Number.isFinite(vsF.cpuRatio) ? 'n/a' : vsF.cpuRatio <= t.limit ? 'PASS' : 'FAIL',
     });
@@ -480,8 +498,9 @@ function issueSection(report: Report): string[] {
   if (rows.length > 0) {
     lines.push(
       'CPU per request, server pinned to one core, ' +
-        `${report.meta.options.connections} connections, median of per-round pairs (the interleaved rounds, plus ` +
-        `${report.meta.options.pairRounds} paired round(s) of tern, fastify-schemas, tern-controller and node alone):`,
+        `${report.meta.options.connections} connections, median of per-round pairs: ${report.meta.options.pairRounds} duel(s) of each ` +
+        'pair, both servers loaded at once on the server CPU, so that the machine\'s drift moves both alike ' +
+        '(a pair without duels, marked ⁱ, is judged on the interleaved rounds):',
       '',
       '| scenario | Tern ÷ Fastify with response schemas | Tern ÷ raw node:http | target | status | pairs | tern-controller ÷ Fastify with schemas | Fastify with schemas ÷ node:http |',
       '|---|---:|---:|---:|---|---:|---:|---:|',
@@ -493,8 +512,8 @@ function issueSection(report: Report): string[] {
       const fn = findPair(report.pairs, t.scenario, FASTIFY_SCHEMAS, 'node');
       const status = report.targets.find((x) => x.id === `issue27.${t.scenario}`)?.status ?? 'n/a';
       lines.push(
-        `| ${t.label} | ${fmtRatio(vsF?.cpuRatio)} | ${fmtRatio(vsN?.cpuRatio)} | ≤ ${t.limit.toFixed(2)}× | ${status} | ` +
-          `${vsF?.cpuRatios.length ?? 0} | ${fmtRatio(c?.cpuRatio)} | ${fmtRatio(fn?.cpuRatio)} |`,
+        `| ${t.label} | ${fmtPair(vsF)} | ${fmtPair(vsN)} | ≤ ${t.limit.toFixed(2)}× | ${status} | ` +
+          `${vsF?.cpuRatios.length ?? 0} | ${fmtPair(c)} | ${fmtPair(fn)} |`,
       );
     }
     lines.push('');
@@ -591,9 +610,8 @@ export function toMarkdown(report: Report): string {
     }
     lines.push(
       '',
-      `Ratios are medians over pairs: one round of each server within one round (the ` +
-        `${report.meta.options.rounds} interleaved round(s) of the load scenarios, plus ${report.meta.options.pairRounds} ` +
-        'paired round(s) of the paired servers alone, in an order that changes every round). The µs columns are medians over the same rounds.',
+      `Ratios are medians over pairs: the ${report.meta.options.pairRounds} duel(s) of the two Tern servers, both loaded at once ` +
+        'on the server CPU, their order turned every round (or, with no duels, the interleaved rounds). The µs columns are medians over the same rounds.',
       '',
     );
   }
