@@ -4,8 +4,9 @@
  * 1. `compileRoutes`: the app's declarations and its route providers' (controllers, the file
  *    router) become compiled routes (`routing/compile.ts`): prefixes, names, converters bound,
  *    request models compiled with the app's `ModelCompiler`;
- * 2. `compileApp`: Tern's own routes (the OpenAPI document, `/docs`) are built from the user's
- *    `RouteInfo`s; everything becomes served routes, the route table and the configured request
+ * 2. `compileApp`: the template names the app declares (`errorPages`, routes' `formTemplate`)
+ *    are checked with the template renderer, when it can tell; Tern's own routes (the OpenAPI
+ *    document, `/docs`) are built from the user's `RouteInfo`s; everything becomes served routes, the route table and the configured request
  *    pipeline (`pipeline/assemble.ts`); the `onReady` hooks run; with `debug`, the models that
  *    class-validator checks per request are noted;
  * 3. `runStartupHooks`: the `onStartup` hooks, in order (a database opened, migrations run).
@@ -23,7 +24,8 @@ import { openapiDeclarations } from './openapi/routes';
 import { assembleServing, type Serving, type ServingOptions } from './pipeline/assemble';
 import { setUpLogging } from './logging/setup';
 import { ExceptionHandlers } from './pipeline/exceptions';
-import { checkErrorPages } from './pipeline/error-pages';
+import { checkErrorPages, type ErrorPages } from './pipeline/error-pages';
+import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
@@ -120,12 +122,29 @@ function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): De
 
 /** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */
 export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
+  checkTemplateNames(routes, parts.exceptions.errorPages);
   const infos = routes.map((route) => route.info);
   const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
   const serving = assembleServing([...routes, ...internal], parts);
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;
+}
+
+/**
+ * Refuses an error page or form template the renderer says does not exist: a misspelt name then
+ * fails startup instead of the first page request that needs it. A renderer without `has`
+ * (`setTemplateRenderer`), or none yet, is not asked.
+ */
+function checkTemplateNames(routes: readonly CompiledRoute[], pages: ErrorPages | undefined): void {
+  const named: Array<[template: string, where: string]> = Object.entries(pages ?? {}).map(([status, template]) => [template, `errorPages[${status}]`]);
+  for (const route of routes) {
+    const template = route.spec.formTemplate;
+    if (template !== undefined) named.push([template, `The formTemplate of ${route.info.methods.join(', ')} ${route.rawPath}`]);
+  }
+  for (const [template, where] of named) {
+    if (!mayBeTemplate(template)) throw new TernError('TERN_TEMPLATE_NOT_FOUND', `${where}: there is no template '${template}'.`);
+  }
 }
 
 /** The `onStartup` hooks, one after the other; the first failure stops them and names its hook. */

@@ -74,7 +74,7 @@ export { formatEvent } from './http/sse';
 export type { ServerSentEvent, SseOptions } from './http/sse';
 export type { StreamSource, StreamBody } from './http/stream-body';
 export { setTemplateRenderer, PAGE_HANDLER } from './http/templates';
-export type { TemplateRenderer } from './http/templates';
+export type { TemplateRenderer, TemplateRendererOptions } from './http/templates';
 
 // Middleware and lifecycle
 export { cors } from './middleware/cors';

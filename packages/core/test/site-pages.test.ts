@@ -173,3 +173,36 @@ describe('exception handlers can hand an error back to the default answer', () =
     expect(logged).toEqual([]);
   });
 });
+
+describe('template names the app declares, checked by ready()', () => {
+  const KNOWN = new Set(['contact.html', 'error.html']);
+  afterEach(() => setTemplateRenderer((name, context) => `<template ${name}>${JSON.stringify(context)}`));
+
+  function app(errorPages: Record<string, string>, formTemplate: string): TernApp {
+    const created = new TernApp({ logger: false, errorPages });
+    created.post('/contact', { requestModel: ContactForm, consumes: ['application/x-www-form-urlencoded'], formTemplate }, async () => 'sent');
+    return created;
+  }
+
+  it('refuses a name the renderer says it does not have, error pages first', async () => {
+    setTemplateRenderer((name) => `<${name}>`, { has: (name) => KNOWN.has(name) });
+    await expect(app({ 404: '404.html', default: 'error.html' }, 'contact.html').ready()).rejects.toMatchObject({
+      code: 'TERN_TEMPLATE_NOT_FOUND',
+      message: "errorPages[404]: there is no template '404.html'.",
+    });
+    await expect(app({ default: 'error.html' }, 'contakt.html').ready()).rejects.toMatchObject({
+      code: 'TERN_TEMPLATE_NOT_FOUND',
+      message: "The formTemplate of POST /contact: there is no template 'contakt.html'.",
+    });
+    await expect(app({ default: 'error.html' }, 'contact.html').ready()).resolves.toBeUndefined();
+  });
+
+  it('asks nothing of a renderer that cannot tell, and a request then gets what it renders', async () => {
+    setTemplateRenderer((name) => `<${name}>`);
+    const unchecked = app({ 404: '404.html' }, 'contakt.html');
+    await expect(unchecked.ready()).resolves.toBeUndefined();
+    const missing = await unchecked.inject({ url: '/nowhere', headers: { accept: BROWSER } });
+    expect([missing.statusCode, missing.body]).toEqual([404, '<404.html>']);
+  });
+});
+

@@ -41,7 +41,7 @@ export function configureTemplates(options: TemplateOptions): Environment {
   // nunjucks' types want its own Loader class; any object with a synchronous getSource will do.
   const env = new Environment(loader as unknown as ILoader, { autoescape: true, throwOnUndefined: false });
   env.addGlobal('csrfField', csrfField);
-  setTemplateRenderer((name, context) => renderTemplate(env, name, context));
+  setTemplateRenderer((name, context) => renderTemplate(env, name, context), { has: (name) => loader.has(name) });
   configured = loader;
   return env;
 }

@@ -47,6 +47,24 @@ describe('template names known at startup', () => {
     });
     await expect(formTemplate.app.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: expect.stringContaining('signup') });
   });
+
+  it('an error page or an app route\'s formTemplate that is not a template fails ready(), naming it', async () => {
+    site({ 'routes/route.ts': `export async function get() { return 'x'; }` });
+    const pages = new TernApp({ logger: false, errorPages: { 404: 'plain.html', default: 'eror.html' } });
+    pages.get('/', async () => 'home');
+    await expect(pages.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "errorPages[default]: there is no template 'eror.html'." });
+
+    const form = new TernApp({ logger: false });
+    form.post('/signup', { formTemplate: 'from.html' }, async () => 'ok');
+    await expect(form.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "The formTemplate of POST /signup: there is no template 'from.html'." });
+
+    // The names that exist start, and serve the page.
+    const good = new TernApp({ logger: false, errorPages: { 404: 'plain.html' } });
+    good.post('/signup', { formTemplate: 'form.html' }, async () => 'ok');
+    await expect(good.ready()).resolves.toBeUndefined();
+    const missing = await good.inject({ url: '/nowhere', headers: { accept: 'text/html' } });
+    expect([missing.statusCode, missing.body]).toEqual([404, '<p></p>']);
+  });
 });
 
 describe('forms in route files', () => {

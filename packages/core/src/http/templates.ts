@@ -3,17 +3,34 @@ import { TernError } from '../errors';
 /** Renders a named template with a context to HTML; installed by `configureTemplates`. */
 export type TemplateRenderer = (template: string, context: Record<string, unknown>) => string;
 
+/** What a renderer can say about its templates besides rendering them. */
+export interface TemplateRendererOptions {
+  /**
+   * Whether a template of this name exists. With it, `ready()` refuses the template names an app
+   * declares (`errorPages`, a route's `formTemplate`) that do not, instead of each page request
+   * failing later.
+   */
+  has?: (template: string) => boolean;
+}
+
 let renderer: TemplateRenderer | undefined;
+let knows: ((template: string) => boolean) | undefined;
 
 /**
  * Installs the function behind `res.render`. `@tern/file-router`'s `configureTemplates` calls it;
- * another engine can be plugged in the same way.
+ * another engine can be plugged in the same way, with `has` so that startup can check names.
  *
  * @example
- * setTemplateRenderer((name, ctx) => myEngine.render(name, ctx));
+ * setTemplateRenderer((name, ctx) => myEngine.render(name, ctx), { has: (name) => myEngine.exists(name) });
  */
-export function setTemplateRenderer(next: TemplateRenderer | undefined): void {
+export function setTemplateRenderer(next: TemplateRenderer | undefined, options: TemplateRendererOptions = {}): void {
   renderer = next;
+  knows = next === undefined ? undefined : options.has;
+}
+
+/** False only when the installed renderer says there is no such template; true when it cannot tell. */
+export function mayBeTemplate(template: string): boolean {
+  return knows === undefined || knows(template);
 }
 
 /**
