@@ -30,11 +30,15 @@
  * package, a dependency of @tern/core, on first call. The bundled packages are devDependencies
  * of @tern/core pinned exactly (the bundle is built from them), and their licences are written
  * to `dist/bundle/THIRD-PARTY-NOTICES.txt`, which ships with the package.
+ *
+ * The build ends by loading `@tern/core` as users do (`index.js`, through the loader) in a fresh
+ * process: a start must load none of what Tern defers (`NOT_AT_LOAD`, `BUILTINS_NOT_AT_LOAD`).
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -57,6 +61,12 @@ const ON_FIRST_CALL = { 'safe-regex2': 'safe-regex2.cjs', 'fast-querystring': 'f
  * some requests need, which its sources load on first use.
  */
 const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL), 'cookie', 'secure-json-parse', 'fast-content-type-parse', 'encodeurl'];
+/**
+ * Node builtins loading `@tern/core` must not load either: those Tern's sources load on first use
+ * (compression, signing, class-validator's probe), and `v8`, which the bundle's loader once
+ * loaded for a cache key at ~5 ms a start.
+ */
+const BUILTINS_NOT_AT_LOAD = ['crypto', 'inspector', 'v8', 'zlib'];
 
 /** Each export's entry file (`./dist/bundle/routing.js`) and the compiled module it stands for. */
 function entries() {
@@ -214,16 +224,6 @@ await build({
 });
 const buildId = createHash('sha256').update(readFileSync(join(outDir, 'tern.js'))).digest('hex').slice(0, 16);
 
-// Loading the bundle must not load NOT_AT_LOAD: asked of a fresh process, since this one loaded
-// find-my-way above.
-const loaded = JSON.parse(
-  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(outDir, 'tern.js'))}); process.stdout.write(JSON.stringify(Object.keys(require.cache)))`], { encoding: 'utf8' }),
-);
-for (const name of NOT_AT_LOAD) {
-  const file = loaded.find((path) => path.includes(`/node_modules/${name}/`));
-  if (file) throw new Error(`bundle-core: loading tern.js loads ${file}`);
-}
-
 // Each entry file assigns every name on its own line (`exports.TernApp = part.TernApp;`): Node's
 // CommonJS export detection (cjs-module-lexer) reads exactly that form, so ESM projects can
 // `import { TernApp } from '@tern/core'` by name. A spread or a computed copy would show Node no
@@ -244,5 +244,24 @@ for (const { name } of list) {
     ...names.map((exported) => `exports.${exported} = part.${exported};`),
   ];
   writeFileSync(join(outDir, `${name}.js`), `${lines.join('\n')}\n`);
+}
+
+// Loading @tern/core as users do (an entry file, through load.js's compile cache) must load none of
+// NOT_AT_LOAD and BUILTINS_NOT_AT_LOAD: asked of a fresh process, since this one loaded find-my-way
+// above, with a compile-cache folder of its own.
+const cacheDir = mkdtempSync(join(tmpdir(), 'tern-bundle-check-'));
+try {
+  const probe = `const before = new Set(process.moduleLoadList); require(${JSON.stringify(join(outDir, 'index.js'))});
+process.stdout.write(JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => !before.has(m)) }))`;
+  const loaded = JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, TERN_COMPILE_CACHE: cacheDir } }));
+  for (const name of NOT_AT_LOAD) {
+    const file = loaded.files.find((path) => path.includes(`/node_modules/${name}/`));
+    if (file) throw new Error(`bundle-core: loading @tern/core loads ${file}`);
+  }
+  for (const name of BUILTINS_NOT_AT_LOAD) {
+    if (loaded.builtins.includes(`NativeModule ${name}`)) throw new Error(`bundle-core: loading @tern/core loads node:${name}`);
+  }
+} finally {
+  rmSync(cacheDir, { recursive: true, force: true });
 }
 console.log(`bundle-core: ${relative(root, join(outDir, 'tern.js'))} (${list.map((e) => e.name).join(', ')})`);
