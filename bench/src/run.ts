@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkScenario } from './harness/checks';
 import { Pinning, ServerChild, droppedEnv, freePort, installCleanup, killAll } from './harness/children';
-import { CONTENDED, RunResult, measure, measureTogether, waitForQuiet } from './harness/load';
+import { CONTENDED, LoadTarget, RunResult, measure, measureTogether, waitForQuiet } from './harness/load';
 import { ALL_SERVERS, SERVER_MODULES, STARTUP_SERVERS } from './harness/protocol';
 import {
   LoadSummary,
@@ -240,6 +240,26 @@ async function startChild(
 }
 
 
+/** Fresh serving processes of `servers` for one duel, each ready; undefined (and logged) when one fails. */
+async function startDuellists(servers: string[], pinning: Pinning, skipped: Skip[], scenario: ScenarioId): Promise<LoadTarget[] | undefined> {
+  const started = await Promise.all(
+    servers.map((server) => startChild(server, SERVER_MODULES[server]!, { fillers: DEFAULT_FILLERS, routes: 0 }, 'serve', pinning)),
+  );
+  // Both wait from now: a child's message that finds no waiter is dropped.
+  const readies = started.map(({ child }) => child.waitFor(['ready', 'load-error', 'start-error'], 60_000));
+  try {
+    for (const [i, msg] of (await Promise.all(readies)).entries()) {
+      if (msg.type !== 'ready') throw new Error(`${servers[i]} did not start: ${msg.message}`);
+    }
+    return started;
+  } catch (err) {
+    log(`  duel ${servers.join(' + ')}: ${(err as Error).message}`);
+    for (const server of servers) skipped.push({ server, scenario, reason: `a duel's fresh process failed: ${(err as Error).message}` });
+    await Promise.all(started.map(({ child }) => child.stop()));
+    return undefined;
+  }
+}
+
 async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promise<{ summaries: LoadSummary[]; rounds: ScenarioRounds[] }> {
   const children = new Map<string, { child: ServerChild; port: number }>();
   for (const server of opts.servers) {
@@ -296,8 +316,11 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       const measured: Round[] = [];
       // One round of `together` (one server, or a duel of two loaded at once), re-run while
       // other processes disturbed it; undefined when a server is gone or the run failed.
-      const measureRound = async (together: string[], label: string): Promise<Record<string, RunResult> | undefined> => {
-        const targets = together.map((server) => children.get(server)!);
+      const measureRound = async (
+        together: string[],
+        label: string,
+        targets: LoadTarget[] = together.map((server) => children.get(server)!),
+      ): Promise<Record<string, RunResult> | undefined> => {
         if (targets.some(({ child }) => !child.alive)) return undefined;
         const name = together.join(' + ');
         await sleep(200);
@@ -348,12 +371,25 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       const duels = DUELS.filter((pair) => pair.every((server) => servers.includes(server)));
       if (scenario.paired) {
         // Round by round, every duel once, the pair's order turned each round: whichever of the
-        // two is started and loaded first gains ~1% (a server against itself reads 1.01x).
+        // two is started and loaded first gains ~1% (a server against itself reads 1.01x). Each
+        // duel runs in fresh processes: two processes of one server differ by a few percent for
+        // their whole life (heap sizes, the JIT's choices), which a duel between the same two
+        // processes would repeat in every round instead of averaging out.
         for (let r = 0; r < opts.pairRounds; r++) {
           for (const pair of duels) {
             const together = r % 2 === 0 ? [...pair] : [...pair].reverse();
-            const results = await measureRound(together, `duel ${r + 1}/${opts.pairRounds}`);
-            if (results) measured.push({ kind: 'duel', results });
+            const label = `duel ${r + 1}/${opts.pairRounds}`;
+            const fresh = await startDuellists(together, pinning, skipped, scenario.id);
+            if (fresh === undefined) continue;
+            try {
+              if (opts.warmup > 0) await measureTogether(fresh, scenario, { ...load, duration: opts.warmup });
+              const results = await measureRound(together, label, fresh);
+              if (results) measured.push({ kind: 'duel', results });
+            } catch (err) {
+              log(`  ${label} ${together.join(' + ')}: failed: ${(err as Error).message}`);
+            } finally {
+              await Promise.all(fresh.map(({ child }) => child.stop()));
+            }
           }
         }
       }
