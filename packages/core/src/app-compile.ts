@@ -6,9 +6,10 @@
  *    request models compiled with the app's `ModelCompiler`;
  * 2. `compileApp`: the template names the app declares (`errorPages`, routes' `formTemplate`)
  *    are checked with the template renderer, when it can tell; Tern's own routes (the OpenAPI
- *    document, `/docs`) are built from the user's `RouteInfo`s; everything becomes served routes, the route table and the configured request
- *    pipeline (`pipeline/assemble.ts`); the `onReady` hooks run; with `debug`, the models that
- *    class-validator checks per request are noted;
+ *    document, `/docs`) are built from the user's `RouteInfo`s; everything becomes served
+ *    routes, the route table and the configured request pipeline (`pipeline/assemble.ts`); the
+ *    `onReady` hooks run; with `debug`, the models that class-validator checks per request are
+ *    noted;
  * 3. `runStartupHooks`: the `onStartup` hooks, in order (a database opened, migrations run).
  *
  * The app publishes the result only if all of it succeeded: an app whose startup failed serves

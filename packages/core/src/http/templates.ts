@@ -3,7 +3,13 @@ import { TernError } from '../errors';
 /** Renders a named template with a context to HTML; installed by `configureTemplates`. */
 export type TemplateRenderer = (template: string, context: Record<string, unknown>) => string;
 
-/** What a renderer can say about its templates besides rendering them. */
+/**
+ * What a renderer can say about its templates besides rendering them.
+ *
+ * @example
+ * const options: TemplateRendererOptions = { has: (name) => existsSync(join(templateDir, name)) };
+ * setTemplateRenderer(render, options);
+ */
 export interface TemplateRendererOptions {
   /**
    * Whether a template of this name exists. With it, `ready()` refuses the template names an app
