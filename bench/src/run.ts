@@ -239,7 +239,6 @@ async function startChild(
   return { child, port };
 }
 
-
 /** Fresh serving processes of `servers` for one duel, each ready; undefined (and logged) when one fails. */
 async function startDuellists(servers: string[], pinning: Pinning, skipped: Skip[], scenario: ScenarioId): Promise<LoadTarget[] | undefined> {
   const started = await Promise.all(
