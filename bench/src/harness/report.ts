@@ -247,9 +247,9 @@ export function controllerPairs(s: ScenarioRounds): ControllerPair[] {
 /** `server` against `baseline`, round by round; undefined when no round measured both. */
 export function comparePairs(s: ScenarioRounds, server: string, baseline: string): PairComparison | undefined {
   const judged = judgedRounds(s, server, baseline);
-  const both = judged.pairs.map(([a, b]) => ({ a, b }));
+  const both = judged.pairs;
   if (both.length === 0) return undefined;
-  const cpuRatios = both.map((p) => p.a.cpuUsPerReq / p.b.cpuUsPerReq);
+  const cpuRatios = both.map(([a, b]) => a.cpuUsPerReq / b.cpuUsPerReq);
   return {
     scenario: s.scenario,
     server,
@@ -259,9 +259,9 @@ export function comparePairs(s: ScenarioRounds, server: string, baseline: string
     cpuRatio: median(cpuRatios),
     cpuRatioMin: min(cpuRatios),
     cpuRatioMax: max(cpuRatios),
-    rpsRatio: median(both.map((p) => p.a.rps / p.b.rps)),
-    serverCpuUsPerReq: median(both.map((p) => p.a.cpuUsPerReq)),
-    baselineCpuUsPerReq: median(both.map((p) => p.b.cpuUsPerReq)),
+    rpsRatio: median(both.map(([a, b]) => a.rps / b.rps)),
+    serverCpuUsPerReq: median(both.map(([a]) => a.cpuUsPerReq)),
+    baselineCpuUsPerReq: median(both.map(([, b]) => b.cpuUsPerReq)),
   };
 }
 
