@@ -313,17 +313,20 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
       // Every round's results by server: the pair ratios (issue 27's targets, scenario 5) are
       // taken within a round, so slow drift of the machine cancels out of them.
       const measured: Round[] = [];
-      // One round of `together` (one server, or a duel of two loaded at once), re-run while
-      // other processes disturbed it; undefined when a server is gone or the run failed.
+      // One round of `together` (one server, or a duel of two loaded at once), after `warmup`
+      // seconds of unmeasured load when asked, re-run while other processes disturbed it;
+      // undefined when a server is gone or the run failed.
       const measureRound = async (
         together: string[],
         label: string,
         targets: LoadTarget[] = together.map((server) => children.get(server)!),
+        warmup = 0,
       ): Promise<Record<string, RunResult> | undefined> => {
         if (targets.some(({ child }) => !child.alive)) return undefined;
         const name = together.join(' + ');
         await sleep(200);
         try {
+          if (warmup > 0) await measureTogether(targets, scenario, { ...load, duration: warmup });
           await settle(opts, `${label} ${name}`);
           let res = await measureTogether(targets, scenario, { ...load, duration: opts.duration });
           for (let retry = 1; retry <= opts.retries && res[0]!.otherCpuShare > CONTENDED && targets.every(({ child }) => child.alive); retry++) {
@@ -381,11 +384,8 @@ async function runLoad(opts: Options, pinning: Pinning, skipped: Skip[]): Promis
             const fresh = await startDuellists(together, pinning, skipped, scenario.id);
             if (fresh === undefined) continue;
             try {
-              if (opts.warmup > 0) await measureTogether(fresh, scenario, { ...load, duration: opts.warmup });
-              const results = await measureRound(together, label, fresh);
+              const results = await measureRound(together, label, fresh, opts.warmup);
               if (results) measured.push({ kind: 'duel', results });
-            } catch (err) {
-              log(`  ${label} ${together.join(' + ')}: failed: ${(err as Error).message}`);
             } finally {
               await Promise.all(fresh.map(({ child }) => child.stop()));
             }

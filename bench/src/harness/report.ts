@@ -228,7 +228,7 @@ export function summariseController(scenario: ScenarioId, pairs: ControllerPair[
  * any, since a duel's ratio holds still while the machine's speed moves; else every round that
  * measured both (interleaved rounds, minutes apart, whose ratios the machine's drift spreads).
  */
-export function judgedRounds(s: ScenarioRounds, a: string, b: string): { kind: Round['kind']; pairs: Array<[RunResult, RunResult]> } {
+function judgedRounds(s: ScenarioRounds, a: string, b: string): { kind: Round['kind']; pairs: Array<[RunResult, RunResult]> } {
   const both = (kind?: Round['kind']): Array<[RunResult, RunResult]> =>
     s.rounds
       .filter((round) => kind === undefined || round.kind === kind)
