@@ -25,6 +25,9 @@ const LAYERS: Record<string, number> = {
   testing: 5,
   'mapped-types': 4,
   serialization: 5,
+  // The store (memory or Redis) needs only errors and logging: sessions (middleware/) and
+  // sockets build on it.
+  store: 2,
   pipeline: 6,
   lifecycle: 4,
   controllers: 7,
