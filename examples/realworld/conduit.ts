@@ -68,10 +68,17 @@ export function unprocessable(message: string): HTTPException {
 
 const ACCOUNT_COLUMNS = 'id, username, email, bio, image, password_hash';
 
+/**
+ * Every article answer (one, a list, the feed, after a write) carries its tags sorted by code point
+ * (`COLLATE "C"`, the same on every server's locale), as RealWorld's examples show them
+ * (`["dragons", "training"]`) and its Postman collection checks; the order they were sent in is
+ * not kept. `article_tags.position` is still written by the first migration's schema and no
+ * longer read.
+ */
 const ARTICLE_SELECT = `
   SELECT a.id, a.slug, a.title, a.description, a.body, a.created_at, a.updated_at,
          u.username, u.bio, u.image,
-         COALESCE((SELECT array_agg(t.tag ORDER BY t.position) FROM article_tags t WHERE t.article_id = a.id), '{}') AS tag_list,
+         COALESCE((SELECT array_agg(t.tag ORDER BY t.tag COLLATE "C") FROM article_tags t WHERE t.article_id = a.id), '{}') AS tag_list,
          (SELECT count(*)::int FROM favorites f WHERE f.article_id = a.id) AS favorites_count,
          EXISTS (SELECT 1 FROM favorites f WHERE f.article_id = a.id AND f.user_id = $1::int) AS favorited,
          EXISTS (SELECT 1 FROM follows fo WHERE fo.followed_id = a.author_id AND fo.follower_id = $1::int) AS following
@@ -270,7 +277,7 @@ export class Conduit {
   }
 
   async tags(): Promise<string[]> {
-    const rows = await this.db.query<{ tag: string }>('SELECT tag FROM article_tags GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 100');
+    const rows = await this.db.query<{ tag: string }>('SELECT tag FROM article_tags GROUP BY tag ORDER BY count(*) DESC, tag COLLATE "C" LIMIT 100');
     return rows.map((row) => row.tag);
   }
 
