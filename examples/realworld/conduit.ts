@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HTTPException } from '@tern/core';
-import { hashPassword, verifyPassword } from './auth';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './auth';
 import { uniqueViolation, type Database, type Queryable } from './database';
 import type { NewArticle, NewUser, UpdateArticle, UpdateUser } from './dto';
 
@@ -155,10 +155,15 @@ export class Conduit {
     }
   }
 
-  /** The account these credentials open, or null (the caller answers without saying which was wrong). */
+  /**
+   * The account these credentials open, or null (the caller answers without saying which was
+   * wrong). An unknown email still costs one scrypt, against a dummy hash, so it is refused as
+   * slowly as a wrong password.
+   */
   async login(email: string, password: string): Promise<Account | null> {
     const [account] = await this.db.query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE email = $1`, [email]);
-    return account && (await verifyPassword(password, account.password_hash)) ? account : null;
+    const matches = await verifyPassword(password, account?.password_hash ?? DUMMY_PASSWORD_HASH);
+    return account && matches ? account : null;
   }
 
   async accountById(id: number): Promise<Account | null> {

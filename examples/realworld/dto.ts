@@ -92,10 +92,17 @@ export class NewCommentRequest {
   @IsObject() @ValidateNested() @Type(() => NewComment) comment: NewComment;
 }
 
+/**
+ * The largest offset asked for: articles have `serial` (32-bit) ids, so no list is longer, and
+ * PostgreSQL's `OFFSET` is a 64-bit integer that `offset=1e20` (an integer to `@IsInt()`) would
+ * overflow into a 500.
+ */
+export const MAX_OFFSET = 2_147_483_647;
+
 /** `?limit=&offset=` of the article lists: RealWorld's defaults (20, 0), bounded; out of range is a 422. */
 export class Paging {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) offset?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_OFFSET) offset?: number;
 }
 
 /** `GET /articles`: paging plus the filters, each optional. */
