@@ -26,17 +26,22 @@ export interface ProfileView {
   following: boolean;
 }
 
-export interface ArticleView {
+/** An article as a list shows it: RealWorld's lists leave out `body` (since August 2024). */
+export interface ArticlePreviewView {
   slug: string;
   title: string;
   description: string;
-  body: string;
   tagList: string[];
   createdAt: Date;
   updatedAt: Date;
   favorited: boolean;
   favoritesCount: number;
   author: ProfileView;
+}
+
+/** One article, whole. */
+export interface ArticleView extends ArticlePreviewView {
+  body: string;
 }
 
 export interface CommentView {
@@ -75,14 +80,18 @@ const ACCOUNT_COLUMNS = 'id, username, email, bio, image, password_hash';
  * not kept. `article_tags.position` is still written by the first migration's schema and no
  * longer read.
  */
-const ARTICLE_SELECT = `
-  SELECT a.id, a.slug, a.title, a.description, a.body, a.created_at, a.updated_at,
+const articleSelect = (withBody: boolean) => `
+  SELECT a.id, a.slug, a.title, a.description,${withBody ? ' a.body,' : ''} a.created_at, a.updated_at,
          u.username, u.bio, u.image,
          COALESCE((SELECT array_agg(t.tag ORDER BY t.tag COLLATE "C") FROM article_tags t WHERE t.article_id = a.id), '{}') AS tag_list,
          (SELECT count(*)::int FROM favorites f WHERE f.article_id = a.id) AS favorites_count,
          EXISTS (SELECT 1 FROM favorites f WHERE f.article_id = a.id AND f.user_id = $1::int) AS favorited,
          EXISTS (SELECT 1 FROM follows fo WHERE fo.followed_id = a.author_id AND fo.follower_id = $1::int) AS following
     FROM articles a JOIN users u ON u.id = a.author_id`;
+
+const ARTICLE_SELECT = articleSelect(true);
+/** The lists' columns: the same without `body`, which a list neither sends nor reads. */
+const ARTICLE_PREVIEW_SELECT = articleSelect(false);
 
 /** The WHERE clause of the article lists; parameters $2–$5 are the filter's fields. */
 const ARTICLE_FILTER = `
@@ -97,7 +106,7 @@ interface ArticleRow {
   slug: string;
   title: string;
   description: string;
-  body: string;
+  body?: string;
   created_at: Date;
   updated_at: Date;
   username: string;
@@ -110,11 +119,14 @@ interface ArticleRow {
 }
 
 function articleView(row: ArticleRow): ArticleView {
+  return { ...articlePreviewView(row), body: row.body ?? '' };
+}
+
+function articlePreviewView(row: ArticleRow): ArticlePreviewView {
   return {
     slug: row.slug,
     title: row.title,
     description: row.description,
-    body: row.body,
     tagList: row.tag_list,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -220,16 +232,16 @@ export class Conduit {
 
   // ---- articles ----
 
-  async listArticles(filter: ArticleFilter, page: Page, viewerId: number | undefined): Promise<{ articles: ArticleView[]; articlesCount: number }> {
+  async listArticles(filter: ArticleFilter, page: Page, viewerId: number | undefined): Promise<{ articles: ArticlePreviewView[]; articlesCount: number }> {
     const params = [viewerId ?? null, filter.tag ?? null, filter.author ?? null, filter.favorited ?? null, filter.followedBy ?? null];
     const [rows, [count]] = await Promise.all([
-      this.db.query<ArticleRow>(`${ARTICLE_SELECT} ${ARTICLE_FILTER} ORDER BY a.created_at DESC, a.id DESC LIMIT $6 OFFSET $7`, [...params, page.limit, page.offset]),
+      this.db.query<ArticleRow>(`${ARTICLE_PREVIEW_SELECT} ${ARTICLE_FILTER} ORDER BY a.created_at DESC, a.id DESC LIMIT $6 OFFSET $7`, [...params, page.limit, page.offset]),
       this.db.query<{ total: number }>(
         `SELECT count(*)::int AS total FROM articles a JOIN users u ON u.id = a.author_id ${ARTICLE_FILTER.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) - 1}`)}`,
         params.slice(1),
       ),
     ]);
-    return { articles: rows.map(articleView), articlesCount: count.total };
+    return { articles: rows.map(articlePreviewView), articlesCount: count.total };
   }
 
   async article(slug: string, viewerId: number | undefined, db: Queryable = this.db): Promise<ArticleView> {

@@ -3,7 +3,7 @@
  * 422); response models filter what leaves the server and document it, so a row's
  * `password_hash` or `author_id` never reaches a client.
  */
-import { IsRecord, Nullable } from '@tern/core';
+import { IsRecord, Nullable, OmitType } from '@tern/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -151,12 +151,18 @@ export class Article {
   @ValidateNested() @Type(() => Profile) author: Profile;
 }
 
+/**
+ * An article in a list (`GET /articles`, the feed): all but `body`, which RealWorld's lists stopped
+ * sending in August 2024 ("for performance reasons", its response-format page).
+ */
+export class ArticlePreview extends OmitType(Article, ['body']) {}
+
 export class SingleArticleResponse {
   @ValidateNested() @Type(() => Article) article: Article;
 }
 
 export class MultipleArticlesResponse {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => Article) articles: Article[];
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ArticlePreview) articles: ArticlePreview[];
   @IsInt() articlesCount: number;
 }
 
