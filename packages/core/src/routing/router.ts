@@ -1,10 +1,14 @@
-import { TernError } from '../errors';
 import { RouteDeclarer } from './declarer';
-import { optionMistake, type RouteOptionName } from './route-options';
+import { checkContainerOptions, type OwnOptionCheck } from './route-options';
 import type { AnyRoutes } from './routes';
-import type { Middleware } from './types';
+import type { InheritedRouteOptions, Middleware } from './types';
 
-export interface RouterOptions {
+/**
+ * A router's own options (`prefix`, `routes`, `name`) and the route options every route inside
+ * inherits (`InheritedRouteOptions`: tags, middleware, security, limits, …), each combined with
+ * the route's own value by its row of the route options table.
+ */
+export interface RouterOptions extends InheritedRouteOptions {
   /** Prefix of every route inside; composes with the prefixes of the containers it is mounted in. */
   prefix?: string;
   routes?: AnyRoutes[];
@@ -17,9 +21,11 @@ export interface RouterOptions {
   middleware?: Middleware[];
 }
 
-/** What a router's options are: its own, and route options its routes inherit, checked by their table rows. */
-const ROUTER_OPTIONS: Record<keyof RouterOptions, 'own' | 'route'> = {
-  prefix: 'own', routes: 'own', tags: 'route', excludeFromSchema: 'route', name: 'route', middleware: 'route',
+/** A router's own keys; every other key is a route option its routes inherit, checked by its table row. */
+const OWN_OPTIONS: Readonly<Record<string, OwnOptionCheck>> = {
+  prefix: (value: unknown) => (typeof value === 'string' ? undefined : 'must be a string'),
+  routes: (value: unknown) => (Array.isArray(value) ? undefined : 'must be a list of Routes'),
+  name: 'name',
 };
 
 /**
@@ -29,9 +35,9 @@ const ROUTER_OPTIONS: Record<keyof RouterOptions, 'own' | 'route'> = {
  * @example
  * const users = new Router({ prefix: '/users', tags: ['users'], name: 'users' });
  * users.get('/{id:int}', { name: 'get' }, async (req, res, { id }) => ({ id }));
- * const v1 = new Router({ prefix: '/api/v1', name: 'v1' });
+ * const v1 = new Router({ prefix: '/api/v1', name: 'v1', security: [{ bearerAuth: [] }] });
  * v1.mountRouter(users);
- * app.mountRouter(v1); // GET /api/v1/users/{id:int}, urlFor('v1.users.get', { id: 1 })
+ * app.mountRouter(v1); // GET /api/v1/users/{id:int}, urlFor('v1.users.get', { id: 1 }), secured
  */
 export class Router extends RouteDeclarer {
   readonly prefix: string;
@@ -39,19 +45,17 @@ export class Router extends RouteDeclarer {
   readonly excludeFromSchema: boolean;
   readonly name?: string;
   readonly middleware: Middleware[];
+  /** The route options its routes inherit, as the route options table checked them. */
+  readonly inherited: Readonly<InheritedRouteOptions>;
 
   constructor(options: RouterOptions = {}) {
     super();
-    for (const [key, value] of Object.entries(options)) {
-      const kind = Object.prototype.hasOwnProperty.call(ROUTER_OPTIONS, key) ? ROUTER_OPTIONS[key as keyof RouterOptions] : undefined;
-      const mistake = kind === undefined ? `unknown option '${key}'.` : kind === 'route' && value !== undefined ? optionMistake(key as RouteOptionName, value) : undefined;
-      if (mistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Router '${options.prefix ?? ''}': ${mistake}`);
-    }
+    this.inherited = checkContainerOptions(`Router '${typeof options?.prefix === 'string' ? options.prefix : ''}'`, options ?? {}, OWN_OPTIONS);
     this.prefix = options.prefix ?? '';
-    this.tags = options.tags ?? [];
-    this.excludeFromSchema = options.excludeFromSchema ?? false;
+    this.tags = this.inherited.tags ?? [];
+    this.excludeFromSchema = this.inherited.excludeFromSchema ?? false;
     this.name = options.name;
-    this.middleware = options.middleware ?? [];
+    this.middleware = this.inherited.middleware ?? [];
     for (const route of options.routes ?? []) this.addRoute(route);
   }
 }

@@ -141,8 +141,10 @@ export interface RouteOptions {
   /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
   sse?: boolean;
   /**
-   * The success response's model, when `responses` does not declare one for the route's status
-   * (route files' `markAsRoute({ responseModel })` sets it); it documents and filters.
+   * The success response's model: short for `responses: { [statusCode ?? 200]: Model }`, folded
+   * into `responses` when the app starts (route files' `markAsRoute({ responseModel })` sets it);
+   * it documents and filters. A `responses` entry for that status naming another schema fails
+   * `ready()` (`TERN_INVALID_ROUTE_OPTION`).
    */
   responseModel?: ResponseSchema;
   /**
@@ -156,3 +158,20 @@ export interface RouteOptions {
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */
   [extension: `x-${string}`]: unknown;
 }
+
+/**
+ * The route options a container sets for every route inside it: a `Router`, a `Group`, a
+ * `@Controller`, and (those the options table marks `app`) the app itself. Each combines with the
+ * routes' own values by its table row's rule (routing/route-options.ts): `middleware` runs outer
+ * first, `tags` outer first each once, `responses` merge by status (inner wins), `security`,
+ * `bodyLimit`, `multipartLimit`, `responseFiltering` and `forbidUnknownProperties` are defaults
+ * the nearest level replaces, `deprecated` and `excludeFromSchema` hold when any level sets them.
+ *
+ * @example
+ * const admin = new Router({ prefix: '/admin', tags: ['admin'], security: [{ bearerAuth: [] }], bodyLimit: 64 * 1024 });
+ * admin.get('/health', health, { security: [] }); // public: the route's own security replaces the router's
+ */
+export type InheritedRouteOptions = Pick<
+  RouteOptions,
+  'bodyLimit' | 'multipartLimit' | 'responses' | 'middleware' | 'tags' | 'security' | 'deprecated' | 'excludeFromSchema' | 'responseFiltering' | 'forbidUnknownProperties'
+>;
