@@ -13,7 +13,7 @@ import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
 import { isObjectBody } from '../validation/types';
 import { nearestHint } from '../errors/nearest-name';
-import type { InheritedRouteOptions, RouteOptions } from './types';
+import type { AppRouteOptions, InheritedRouteOptions, RouteOptions } from './types';
 
 /** The named options (everything but the open `x-*` extensions). */
 type NamedOptions = { [K in keyof RouteOptions as K extends `x-${string}` ? never : K]-?: RouteOptions[K] };
@@ -46,8 +46,8 @@ interface OptionRow<K extends RouteOptionName> {
   check(value: unknown, declared: Readonly<Record<string, unknown>>): NamedOptions[K];
   /** How containers' values combine with the route's; only options of `InheritedRouteOptions` have one (the table's type says so). */
   inherit?: K extends InheritedOptionName ? Inheritance : never;
-  /** `new TernApp({ [name]: value })` sets it for every route of the app (see `APP_ROUTE_OPTION_NAMES`). */
-  app?: K extends InheritedOptionName ? true : never;
+  /** `new TernApp({ [name]: value })` sets it for every route of the app: the options of `AppRouteOptions` (the table's type says so). */
+  app?: K extends keyof AppRouteOptions ? true : never;
   /** Why a route file (`markAsRoute`) cannot set this option; absent when it can. */
   notInRouteFiles?: string;
   /** The OpenAPI document uses the checked value without anything that can throw (a name, a text, a flag, security). */
@@ -169,7 +169,9 @@ function multipart(value: unknown): MultipartOptions {
  * The table. Its type lists every named key of `RouteOptions`, so an option added to the
  * interface without a row (or a row without the option) does not compile.
  */
-const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> & (K extends InheritedOptionName ? { inherit: Inheritance } : unknown) } = {
+const ROWS: {
+  readonly [K in RouteOptionName]: OptionRow<K> & (K extends InheritedOptionName ? { inherit: Inheritance } : unknown) & (K extends keyof AppRouteOptions ? { app: true } : unknown);
+} = {
   bodyLimit: { check: positiveBytes, safeInDocument: true, inherit: 'default' },
   multipartLimit: { check: positiveBytes, safeInDocument: true, inherit: 'default' },
   methods: { check: methodList, safeInDocument: true },
@@ -234,8 +236,8 @@ export const INHERITED_OPTION_NAMES: readonly InheritedOptionName[] = Object.fre
 );
 
 /** The route options `new TernApp({ ... })` takes for every route of the app: rows that say `app`. */
-export const APP_ROUTE_OPTION_NAMES: readonly InheritedOptionName[] = Object.freeze(
-  INHERITED_OPTION_NAMES.filter((name) => (ROWS[name] as OptionRow<InheritedOptionName>).app === true),
+export const APP_ROUTE_OPTION_NAMES: readonly (keyof AppRouteOptions)[] = Object.freeze(
+  INHERITED_OPTION_NAMES.filter((name): name is keyof AppRouteOptions => (ROWS[name] as OptionRow<InheritedOptionName>).app === true),
 );
 
 function inheritanceOf(name: RouteOptionName): Inheritance | undefined {
@@ -389,9 +391,11 @@ export function checkContainerOptions(
   own: Readonly<Record<string, OwnOptionCheck>>,
   /** Checks replacing a row's for this container (a `Group`'s middleware may be factory entries); `fail(…)`-style text via the returned string. */
   checks: Readonly<Partial<Record<InheritedOptionName, (value: unknown) => string | undefined>>> = {},
+  /** The route options this container may set (the app: `APP_ROUTE_OPTION_NAMES`); default every inherited one. */
+  inheritable: readonly InheritedOptionName[] = INHERITED_OPTION_NAMES,
 ): Readonly<InheritedRouteOptions> {
   const out: Record<string, unknown> = {};
-  const allowed = [...Object.keys(own), ...INHERITED_OPTION_NAMES];
+  const allowed = [...Object.keys(own), ...inheritable];
   for (const [key, value] of Object.entries(options)) {
     if (Object.prototype.hasOwnProperty.call(own, key)) {
       const check = own[key];
@@ -401,7 +405,7 @@ export function checkContainerOptions(
       if (mistake instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(key, mistake)}`);
       continue;
     }
-    if (!(INHERITED_OPTION_NAMES as readonly string[]).includes(key)) {
+    if (!(inheritable as readonly string[]).includes(key)) {
       const why = isRouteOption(key) ? ` '${key}' is set on each route, not on a container.` : nearestHint(key, allowed);
       throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: unknown option '${key}'.${why} Its options are ${allowed.join(', ')}.`);
     }

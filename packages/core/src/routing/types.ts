@@ -175,3 +175,12 @@ export type InheritedRouteOptions = Pick<
   RouteOptions,
   'bodyLimit' | 'multipartLimit' | 'responses' | 'middleware' | 'tags' | 'security' | 'deprecated' | 'excludeFromSchema' | 'responseFiltering' | 'forbidUnknownProperties'
 >;
+
+/**
+ * The route options `new TernApp({ ... })` takes for every route of the app (the outermost level
+ * of inheritance, below routers, groups and controllers): rows of the options table marked `app`.
+ *
+ * @example
+ * new TernApp({ security: [{ bearerAuth: [] }], responses: { 401: { description: 'Not signed in' } } });
+ */
+export type AppRouteOptions = Pick<InheritedRouteOptions, 'security' | 'responses'>;
