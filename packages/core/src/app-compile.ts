@@ -30,7 +30,7 @@ import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
-import type { Declaration } from './routing/declarer';
+import type { Declaration } from './routing/router';
 import { describeFallbacks, type RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { defaultModelCompiler } from './validation/class-validator/compiler';

@@ -184,3 +184,22 @@ export type InheritedRouteOptions = Pick<
  * new TernApp({ security: [{ bearerAuth: [] }], responses: { 401: { description: 'Not signed in' } } });
  */
 export type AppRouteOptions = Pick<InheritedRouteOptions, 'security' | 'responses'>;
+
+/** A file field of a route's multipart body (a controller's `@UploadedFile`), as the document describes it. */
+export interface UploadField {
+  /** Undefined for "every file" (`@UploadedFiles()`). */
+  readonly name?: string;
+  readonly multiple: boolean;
+  readonly required: boolean;
+  readonly mimeTypes?: readonly string[];
+}
+
+/**
+ * What Tern knows about the input of a handler it built (the controller scanner): whether its
+ * parameters can refuse a value with a 422, and the files it reads. Not a route option: users
+ * do not declare it, and `route.extra` does not show it.
+ */
+export interface HandlerInput {
+  readonly checksInput: boolean;
+  readonly uploads?: readonly UploadField[];
+}
