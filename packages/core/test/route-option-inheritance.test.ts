@@ -216,6 +216,14 @@ describe('responseModel is responses[statusCode ?? 200], for every declaration s
     expect(error.message).toMatch(/responseModel and responses\[200\] both declare the success response; keep one/);
   });
 
+  it("is the route's own response: a container's entry at the same status gives way to it, as any route entry wins", () => {
+    const app = newApp({ responses: { 200: OtherDto } });
+    const router = new Router({ prefix: '/c', responses: { 200: OtherDto, 401: { description: 'Signed out' } } });
+    router.get('/r', { responseModel: UserDto }, ok);
+    app.mountRouter(router);
+    expect(routeOf(app).options.responses).toEqual({ 200: UserDto, 401: { description: 'Signed out' } });
+  });
+
   it.each(Object.keys(declarations))('%s: responseModel alone filters and documents the success response, at statusCode', async (style) => {
     const app = newApp({ openapi: { title: 'T', version: '1' } });
     declarations[style](app, { responseModel: UserDto, responses: { 404: { description: 'None' } }, statusCode: 201 });

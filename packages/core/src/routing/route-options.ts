@@ -309,7 +309,7 @@ function combine(rule: Inheritance, outer: unknown, inner: unknown): unknown {
  * `methods`, when given, is checked last as the `methods` option (a `Routes` keeps its methods
  * beside its options, so they are not copied into one object first). `inherited` is what the
  * route's containers give (`inheritOptions` of the app's, the routers', the controller's), applied
- * after the route's own values are checked; then `responseModel` is folded into `responses`.
+ * after the route's own values are checked and its `responseModel` folded into its `responses`.
  *
  * @example
  * routeSpec({ methods: ['post'], tags: ['users'], statusCode: 201 }, 'Route POST /users');
@@ -337,9 +337,9 @@ export function routeSpec(
     out[key] = checked(key, value, declared, where);
   }
   if (methods !== undefined) out.methods = checked('methods', methods, declared, where);
-  const spec = inheritOptions(inherited, out, route && keptAsDeclared.get(route));
-  if (spec.responseModel !== undefined) foldResponseModel(spec === out ? spec : (spec as Record<string, unknown>), where);
-  return Object.freeze(spec) as RouteSpec;
+  // Folded before inheriting: the route's own model is its response, as any own entry wins over a container's.
+  if (out.responseModel !== undefined) foldResponseModel(out, where);
+  return Object.freeze(inheritOptions(inherited, out, route && keptAsDeclared.get(route))) as RouteSpec;
 }
 
 function checked(key: RouteOptionName, value: unknown, declared: Readonly<Record<string, unknown>>, where: string): unknown {
