@@ -39,7 +39,7 @@ export interface RouteParamInfo {
  * });
  */
 export interface RouteInfo extends MatchedRoute {
-  /** The options the route was declared with, as the options table checked them (prefixes, tags and names not yet composed). */
+  /** The route's options as the options table checked them, with what its containers and the app give it (tags, middleware, security, …) applied; prefixes and names are `rawPath` and `name`. */
   readonly options: RouteSpec;
   readonly excludeFromSchema: boolean;
   readonly params: readonly RouteParamInfo[];
