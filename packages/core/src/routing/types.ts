@@ -161,11 +161,8 @@ export interface RouteOptions {
 
 /**
  * The route options a container sets for every route inside it: a `Router`, a `Group`, a
- * `@Controller`, and (those the options table marks `app`) the app itself. Each combines with the
- * routes' own values by its table row's rule (routing/route-options.ts): `middleware` runs outer
- * first, `tags` outer first each once, `responses` merge by status (inner wins), `security`,
- * `bodyLimit`, `multipartLimit`, `responseFiltering` and `forbidUnknownProperties` are defaults
- * the nearest level replaces, `deprecated` and `excludeFromSchema` hold when any level sets them.
+ * `@Controller`, and (`AppRouteOptions`) the app. Each combines with the routes' own values by its
+ * table row's rule (`Inheritance` in routing/route-options.ts; docs/routing.md#inherited-route-options).
  *
  * @example
  * const admin = new Router({ prefix: '/admin', tags: ['admin'], security: [{ bearerAuth: [] }], bodyLimit: 64 * 1024 });
