@@ -18,7 +18,8 @@ import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { copyJson } from './copy-json';
 import { describeRequestBody } from './request-body';
-import { applyProduces, readsJson, requestBodyOf } from './content';
+import { applyProduces, isFormType, readsJson, requestBodyOf } from './content';
+import { isJsonType } from '../http/media-type';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, describeDeclaredProblems, ProblemRefs } from './problems';
@@ -100,7 +101,9 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
   if (config.contact) info.contact = structuredClone(config.contact);
   if (config.license) info.license = structuredClone(config.license);
   const spec: OpenAPIObject = { openapi: OPENAPI_VERSION, info, paths: {} };
-  if (config.servers !== undefined && config.servers.length > 0) spec.servers = config.servers.map((server) => structuredClone(server));
+  // Without servers of its own the document names the one OpenAPI assumes anyway, `/` (the
+  // origin it was fetched from), so linters (Redocly's no-empty-servers) and clients need not guess.
+  spec.servers = config.servers !== undefined && config.servers.length > 0 ? config.servers.map((server) => structuredClone(server)) : [{ url: '/' }];
 
   const documented = routes.filter((route) => !route.excludeFromSchema);
   // A loop rather than flatMap over filter and map: two arrays fewer per route (a thousand at startup).
@@ -199,7 +202,9 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
   const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
-  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
+  // A form cannot send null: its media types get the model without it (`Name-Form`).
+  const formModel = model !== undefined && '$ref' in model && (uploads !== undefined || options.consumes?.some(isFormType)) ? context.registry.formRef(model as ReferenceObject) : model;
+  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads, formModel) : requestBodyOf(options.consumes, model, hasModel, formModel);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
@@ -275,6 +280,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       {
         body,
         jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
+        parsedBody: options.requestModel !== undefined || (options.consumes ?? []).some((type) => isJsonType(type) || isFormType(type)),
         // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
         consumes: options.consumes !== undefined && !options.consumes.includes('*/*'),
         rejectsInput: route.checksInput,

@@ -4,6 +4,7 @@ import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from '.
 import { constructorSchema, describeValue, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
 import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
+import { withoutNull } from '../without-null';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -29,6 +30,8 @@ export class SchemaRegistry {
   private readonly shapeNames = new Map<object, Partial<Record<ModelView, string>>>();
   /** The closed request reading (`Name-Strict`) of each model a `forbidUnknownProperties` route reads. */
   private readonly strictNames = new Map<Function, string>();
+  /** The form reading (`Name-Form`) of each request component with a nullable property, by component name. */
+  private readonly formNames = new Map<string, string>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
 
@@ -90,6 +93,29 @@ export class SchemaRegistry {
       this.schemas.set(name, modelSchema(this.describe(model), (nested) => this.ref(nested, 'request'), 'request', strict));
     }
     return { $ref: `#/components/schemas/${name}` };
+  }
+
+  /**
+   * The reading of a request component that a form sends (multipart or urlencoded): a field
+   * cannot carry `null` (the text `null` is a string), so where a property admits null the form
+   * gets its own component, `Name-Form`, without it. Any other component is its own form reading.
+   *
+   * @example
+   * registry.formRef({ $ref: '#/components/schemas/PhotoMeta' }); // { $ref: '#/components/schemas/PhotoMeta-Form' }
+   */
+  formRef(ref: ReferenceObject): ReferenceObject {
+    const name = decodeURIComponent(ref.$ref.replace(/^#\/components\/schemas\//, ''));
+    const schema = this.schemas.get(name);
+    if (!schema?.properties) return ref;
+    const properties = Object.fromEntries(Object.entries(schema.properties).map(([key, property]) => [key, withoutNull(property)]));
+    if (JSON.stringify(properties) === JSON.stringify(schema.properties)) return ref;
+    let formName = this.formNames.get(name);
+    if (formName === undefined) {
+      formName = this.freeName(name, '-Form');
+      this.formNames.set(name, formName);
+      this.schemas.set(formName, { ...schema, properties });
+    }
+    return { $ref: `#/components/schemas/${formName}` };
   }
 
   private describe(model: Function): ModelDescription {
