@@ -35,7 +35,7 @@ const FORMATS: Record<string, (fc: Fc) => Arbitrary<string>> = {
   date: (fc) => fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
   // The plain shape every validator agrees on (local@label.tld): the edges of "email" are
   // each library's own, and the check looks for disagreements of the framework, not of RFC 5322.
-  // ValueMaker makes each one unique in the run (see `unique`).
+  // ValueMaker marks each to be made unique in the run (UNIQUE_MARK).
   email: (fc) =>
     fc
       .tuple(word(fc, 1, 12), word(fc, 1, 12), fc.constantFrom('com', 'org', 'net', 'dev', 'io'))
@@ -62,24 +62,28 @@ const MAX_EDGE_LENGTH = 4096;
 /** Where a 32-bit integer column ends: ids are generated on both sides of it. */
 const INT32_EDGES = [2 ** 31 - 1, 2 ** 31];
 
-export class ValueMaker {
-  /** Values made unique in one run: a suffix counted up across it, shrinking included. */
-  private made = 0;
+/**
+ * Where a generated value must be unique in the run: emails, what apps keep unique (a second
+ * sign-up with one is a business-rule 422). Each request gets a fresh suffix there just before it
+ * is sent (`fillUnique`), so neither two requests nor a shrinking step that keeps or shrinks an
+ * email meet a collision the app rightly refuses. Letters and underscores only: a URL carries it
+ * as it is.
+ */
+export const UNIQUE_MARK = '__tern_unique__';
 
+/** `value` (a request) with every `UNIQUE_MARK` replaced by a fresh `next()`. */
+export function fillUnique<T>(value: T, next: () => string): T {
+  if (typeof value === 'string') return (value.includes(UNIQUE_MARK) ? value.split(UNIQUE_MARK).reduce((out, part) => `${out}${next()}${part}`) : value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => fillUnique(item, next)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillUnique(item, next)])) as T;
+  return value;
+}
+
+export class ValueMaker {
   constructor(
     private readonly fc: Fc,
     private readonly document: ContractDocument,
   ) {}
-
-  /**
-   * Emails are what apps keep unique (a second sign-up with one is a business-rule 422): each
-   * generated one gets a suffix no other value of the run has, so neither two requests nor a
-   * shrinking step that makes them alike meet a collision the app rightly refuses.
-   */
-  private unique(email: string): string {
-    const at = email.indexOf('@');
-    return `${email.slice(0, at)}.${(this.made++).toString(36)}${email.slice(at)}`;
-  }
 
   /**
    * Values `schema` accepts, with its edges among them (arrays of `minItems` and of `maxItems`
@@ -129,7 +133,7 @@ export class ValueMaker {
     const fc = this.fc;
     if (s.format === 'binary' || s.contentMediaType !== undefined) return fc.constant('');
     const format = s.format === undefined ? undefined : FORMATS[s.format];
-    if (format) return s.format === 'email' ? format(fc).map((email) => this.unique(email)) : format(fc);
+    if (format) return s.format === 'email' ? format(fc).map((email) => email.replace('@', `.${UNIQUE_MARK}@`)) : format(fc);
     if (s.pattern !== undefined) {
       const pattern = s.pattern;
       return fc.stringMatching(new RegExp(pattern)).filter((v) => (s.maxLength === undefined || [...v].length <= s.maxLength) && [...v].length >= (s.minLength ?? 0));

@@ -15,6 +15,7 @@ import type { InjectOptions, InjectResponse } from './inject';
 import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
 import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
 import { answerProblem } from './contract-response';
+import { fillUnique } from './contract-values';
 import { loadOptional } from './optional';
 
 /** What the check needs of a `TernApp`. */
@@ -150,6 +151,8 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
   const reports: OperationReport[] = [];
   const violations: ContractViolationError[] = [];
   const mute = (muted: boolean) => app[MUTE_ERROR_REPORTS]?.(muted);
+  // Suffixes of values that must be unique in the run (emails), counted across every request.
+  let made = 0;
   for (const [index, operation] of operations.entries()) {
     const name = `${operation.method.toUpperCase()} ${operation.path}`;
     const skipped = skipReason(operation, name, options, requests);
@@ -161,7 +164,8 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
     const warnings = new Set<string>();
     let sent = 0;
     let failure: { request: ContractRequest; response: InjectResponse; problem: string } | undefined;
-    const property = fc.asyncProperty(requests.requests(operation), async (request) => {
+    const property = fc.asyncProperty(requests.requests(operation), async (generated) => {
+      const request = fillUnique(generated, () => (made++).toString(36));
       const response = await app.inject(withHeaders(injectOptionsOf(request), options.headers));
       sent++;
       const problem = judge(operation, request, response, rules, (warning) => warnings.add(warning));
@@ -187,7 +191,7 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
     reports.push(report);
     if (details.failed && details.counterexample) {
       // The last failure fast-check saw is the shrunk counterexample.
-      const { request, response, problem } = failure ?? { request: details.counterexample[0], response: undefined, problem: String(details.errorInstance) };
+      const { request, response, problem } = failure ?? { request: fillUnique(details.counterexample[0], () => '0'), response: undefined, problem: String(details.errorInstance) };
       const replay = `checkContract(app, { seed: ${details.seed}, only: [${JSON.stringify(name)}], replay: ${JSON.stringify(details.counterexamplePath)} })`;
       const answer = response ? { status: response.statusCode, contentType: header(response, 'content-type'), body: response.body.slice(0, 2000) } : { status: 0, body: '' };
       const violation = new ContractViolationError(describe(name, problem, request, answer, replay), name, request, answer, details.seed, replay);
