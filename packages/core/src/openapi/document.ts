@@ -158,6 +158,7 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
 
   const schemas: Record<string, SchemaObject | ReferenceObject> = { ...context.registry.components() };
   for (const [name, schema] of context.problems.components(new Set(Object.keys(schemas)))) schemas[name] = schema;
+  dropUnusedFormBases(context.registry.formBases(), spec.paths, schemas);
   const securitySchemes: Record<string, SecuritySchemeObject> = {};
   for (const [name, scheme] of config.securitySchemes) securitySchemes[name] = scheme.toOpenAPI();
   const components: NonNullable<OpenAPIObject['components']> = {};
@@ -351,6 +352,18 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
+}
+
+/**
+ * A model read only from forms is documented by its form reading (`Name-Form`, without null): its
+ * own component, which nothing then names, is left out (linters flag unused components).
+ */
+function dropUnusedFormBases(bases: string[], paths: OpenAPIObject['paths'], schemas: Record<string, SchemaObject | ReferenceObject>): void {
+  for (const name of bases) {
+    const ref = JSON.stringify(`#/components/schemas/${name}`);
+    const others = Object.entries(schemas).filter(([other]) => other !== name);
+    if (!JSON.stringify([paths, others]).includes(ref)) delete schemas[name];
+  }
 }
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {

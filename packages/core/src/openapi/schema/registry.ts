@@ -118,6 +118,11 @@ export class SchemaRegistry {
     return { $ref: `#/components/schemas/${formName}` };
   }
 
+  /** The components that have a form reading (`formRef`): unused ones are dropped from the document. */
+  formBases(): string[] {
+    return [...this.formNames.keys()];
+  }
+
   private describe(model: Function): ModelDescription {
     let description = this.descriptions.get(model);
     if (description === undefined) this.descriptions.set(model, (description = this.compiler.describe(model as ModelClass)));
