@@ -7,7 +7,7 @@
 import { IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, isISO8601, Max, MaxLength, Min } from 'class-validator';
 import { Type } from 'class-transformer';
 import { HTTPException, TernApp } from '@tern/core';
-import { checkContract, ContractViolationError, ContractViolationsError, type InjectOptions } from '@tern/core/testing';
+import { checkContract, checkResponse, ContractViolationError, ContractViolationsError, type InjectOptions } from '@tern/core/testing';
 import { buildCleanNestApp } from './fixtures/clean-nest-app';
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -214,6 +214,33 @@ describe('reports', () => {
     expect(error.message).toContain('GET /me answered 200 with a property its schema does not declare');
     expect(error.message).toContain('passwordHash');
     await expect(checkContract(leaking, { allowUndeclaredProperties: true })).resolves.toEqual([{ operation: 'GET /me', runs: 40 }]);
+  });
+
+  it('documents response models closed with closedResponses, so any tool sees the leak; request readings stay open', async () => {
+    class Profile {
+      @IsString() @MaxLength(20) name: string;
+    }
+    const build = (closedResponses: boolean) => {
+      const app = new TernApp({ openapi: { closedResponses } });
+      app.put('/profile', { requestModel: Profile, responses: { 200: Profile } }, async (req) => req.body as Profile);
+      app.get('/profile', { responses: { 200: Profile }, responseFiltering: false }, async () => ({ name: 'Ada', passwordHash: 'secret' }));
+      app.get('/inline', { responses: { 200: { id: Number } } }, async () => ({ id: 1 }));
+      return app;
+    };
+    const open = (await build(false).inject('/openapi.json')).json();
+    expect(open.components.schemas.Profile.additionalProperties).toBeUndefined();
+    expect(open.components.schemas).not.toHaveProperty('Profile-Input');
+    const app = build(true);
+    const document = (await app.inject('/openapi.json')).json();
+    expect(document.components.schemas.Profile.additionalProperties).toBe(false);
+    expect(document.components.schemas['Profile-Input'].additionalProperties).toBeUndefined();
+    expect(document.paths['/profile'].put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Profile-Input' });
+    expect(document.paths['/inline'].get.responses[200].content['application/json'].schema.additionalProperties).toBe(false);
+    // A client's own check of the answer, with nothing but the document, sees the leak.
+    const answer = await app.inject('/profile');
+    expect(checkResponse(document, 'GET', '/profile', { status: answer.statusCode, contentType: String(answer.headers['content-type']), body: answer.body })).toContain('must NOT have additional properties');
+    // The filtered routes keep the closed document, extra request properties included.
+    await expect(checkContract(build(true), { skip: ['GET /profile'] })).resolves.toHaveLength(3);
   });
 });
 

@@ -111,7 +111,7 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
   for (const route of documented) {
     for (const method of route.methods) if (DOCUMENTED_METHODS.has(method)) operations.push({ route, method });
   }
-  const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler);
+  const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler, { closedResponses: config.closedResponses });
   const { problemBody } = config;
   const context: BuildContext = {
     registry,

@@ -35,7 +35,14 @@ export class SchemaRegistry {
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
 
-  constructor(private readonly compiler: ModelCompiler) {}
+  /**
+   * @param options.closedResponses response readings get `additionalProperties: false` (and so
+   * never share a component with the open request reading).
+   */
+  constructor(
+    private readonly compiler: ModelCompiler,
+    private readonly options: { closedResponses?: boolean } = {},
+  ) {}
 
   /**
    * Registers the class (and, recursively, every class it nests) and returns its `$ref`. A model
@@ -54,7 +61,7 @@ export class SchemaRegistry {
     const named = this.names.get(model) ?? {};
     let name = named[view];
     if (name === undefined) {
-      const shared = this.readsAlike(model, new Set());
+      const shared = !this.options.closedResponses && this.readsAlike(model, new Set());
       name = this.freeName(model.name, shared || view === 'response' ? '' : '-Input');
       // Claim the name before converting so a self-referencing or cyclic model meets its own $ref.
       const claimed: Partial<Record<ModelView, string>> = shared ? { request: name, response: name } : { ...named, [view]: name };
@@ -62,7 +69,7 @@ export class SchemaRegistry {
       this.schemas.set(name, {});
       try {
         const refFor: RefFor = (nested) => this.ref(nested, view);
-        this.schemas.set(name, modelSchema(this.describe(model), refFor, view));
+        this.schemas.set(name, this.closed(modelSchema(this.describe(model), refFor, view), view));
       } catch (error) {
         this.names.set(model, named);
         this.schemas.delete(name);
@@ -121,6 +128,11 @@ export class SchemaRegistry {
   /** The components that have a form reading (`formRef`): unused ones are dropped from the document. */
   formBases(): string[] {
     return [...this.formNames.keys()];
+  }
+
+  /** `schema`, closed when it is a response reading and `closedResponses` is set. */
+  private closed(schema: SchemaObject, view: ModelView): SchemaObject {
+    return view === 'response' && this.options.closedResponses ? { ...schema, additionalProperties: false } : schema;
   }
 
   private describe(model: Function): ModelDescription {
@@ -217,7 +229,7 @@ export class SchemaRegistry {
         properties[field] = this.fieldSchema(type, `${where}.${field}`, view);
       }
       const required = Object.keys(properties);
-      return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+      return this.closed(required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }, view);
     }
     throw new TernTypeError(
       'TERN_INVALID_ARGUMENT',
