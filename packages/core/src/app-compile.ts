@@ -28,6 +28,7 @@ import { ExceptionHandlers } from './pipeline/exceptions';
 import { checkErrorPages, type ErrorPages } from './pipeline/error-pages';
 import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
+import { pageHeaders } from './http/page-headers';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
 import type { Declaration } from './routing/declarer';
@@ -72,6 +73,7 @@ export function appParts(options: TernAppOptions): AppParts {
   exceptions.errorPages = checkErrorPages(options.errorPages);
   return {
     trailingSlash: checkTrailingSlash(options.trailingSlash),
+    pageHeaders: pageHeaders(options.pageHeaders),
     config,
     prefix: checkPrefix(options.prefix),
     logging,

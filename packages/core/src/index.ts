@@ -87,6 +87,7 @@ export type { CsrfOptions } from './middleware/csrf';
 export type { FlashMessage } from './http/flash';
 export type { ErrorPages } from './pipeline/error-pages';
 export type { TrailingSlash } from './pipeline/trailing-slash';
+export type { PageHeadersOptions } from './http/page-headers';
 export type { FormErrorContext } from './pipeline/form-template';
 export type { ServeStaticOptions } from './middleware/serve-static';
 export type { ExceptionHandler, ErrorLogger } from './pipeline/exceptions';

@@ -3,6 +3,7 @@ import type { SerializeOptions } from 'cookie';
 import { serializeCookie } from './cookie-codec';
 import type EncodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
+import { addPageHeaders, type HeaderSet } from './page-headers';
 import { TernRangeError, TernTypeError } from '../errors';
 import { prepareFile, type FileOptions } from './file';
 import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
@@ -88,6 +89,8 @@ export class TernResponse {
 
   /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
   declare flashOut?: Array<{ type: string; message: string }>;
+  /** `new TernApp({ pageHeaders })`, set by the pipeline: what `html()` adds to a page. @internal */
+  declare pageHeaders?: HeaderSet;
   /** Made on first use of `locals`; declared so a response that never uses it carries no field. */
   private declare localValues?: Record<string, unknown>;
 
@@ -170,8 +173,9 @@ export class TernResponse {
     return this.send(String(body), 'text/plain; charset=utf-8', statusCode);
   }
 
-  /** Sends HTML. */
+  /** Sends HTML, with the app's page headers (`nosniff`, anti-framing) unless already set. */
   html(body: string, statusCode?: number): this {
+    if (this.pageHeaders !== undefined) addPageHeaders(this.headers, this.pageHeaders);
     return this.send(String(body), 'text/html; charset=utf-8', statusCode);
   }
 

@@ -1,0 +1,81 @@
+/**
+ * What a visitor's browser does with a site's pages (Debian's headless Chromium): another site
+ * cannot frame them, and a form refused by `csrf()` comes back as the site's own 403 page, whose
+ * layout prints the CSRF field, so the visitor can send it again.
+ */
+import { csrf, MakeConfig, TernApp, type TernAppOptions } from '@tern/core';
+import { configureTemplates, render } from '@tern/file-router';
+import { chromiumAvailable, serveInBrowser, type BrowserSession } from '../../../test-support/browser';
+import { makeTree, removeTrees } from './support/tree';
+
+const LAYOUT = '<!doctype html><html><head><title>{% block title %}Site{% endblock %}</title></head><body><nav><form method="post" action="/logout">{{ csrfField() }}<button>Log out</button></form></nav>{% block main %}{% endblock %}</body></html>';
+
+const TEMPLATES = {
+  'base.html': LAYOUT,
+  'home.html': '{% extends "base.html" %}{% block main %}<h1>Home</h1>{% endblock %}',
+  'note.html': '{% extends "base.html" %}{% block main %}<h1>Note</h1><form id="note" method="post">{{ csrfField() }}<input name="text" value="hi"><button>Save</button></form>{% endblock %}',
+  '403.html': '{% extends "base.html" %}{% block title %}Refused{% endblock %}{% block main %}<h1>{{ status }} {{ title }}</h1><p id="detail">{{ detail }}</p><form id="again" method="post" action="/note">{{ csrfField() }}<input name="text" value="again"><button>Try again</button></form>{% endblock %}',
+  'error.html': '{% extends "base.html" %}{% block main %}<h1>{{ status }}</h1>{% endblock %}',
+};
+
+jest.setTimeout(60_000);
+afterAll(removeTrees);
+
+function site(options: TernAppOptions = {}): TernApp {
+  const root = makeTree(Object.fromEntries(Object.entries(TEMPLATES).map(([name, src]) => [name, src])));
+  configureTemplates({ templateDir: root });
+  const app = new TernApp({ logger: false, config: new MakeConfig({ secret: 'a-secret-for-these-pages' }), errorPages: { 403: '403.html', default: 'error.html' }, ...options });
+  app.addMiddleware(csrf());
+  app.get('/', render('home.html', async () => ({})));
+  app.get('/note', render('note.html', async () => ({})));
+  app.post('/note', { produces: { 200: 'text/html' } }, async (req, res) => res.html(`<h1 id="saved">Saved: ${(await req.form()).text}</h1>`));
+  // A page of another origin (the same server reached as localhost) that frames the site's home page.
+  app.get('/framer', async (req, res) => res.html(`<iframe id="victim" src="${String(req.queryParams.get('src'))}"></iframe>`));
+  return app;
+}
+
+const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+if (!chromiumAvailable()) console.log('site-pages.e2e: skipped, Chromium is not installed (set CHROMIUM_PATH)');
+
+describeInBrowser('site pages in Chromium', () => {
+  let session: BrowserSession | undefined;
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+  });
+
+  async function framedHome(options: TernAppOptions): Promise<string | null> {
+    session = await serveInBrowser(site(options));
+    const { page, origin } = session;
+    const port = new URL(origin).port;
+    await page.goto(`http://localhost:${port}/framer?src=${encodeURIComponent(`${origin}/`)}`);
+    const frame = page.frame({ url: `${origin}/` });
+    if (!frame) return null;
+    return frame.locator('h1').textContent({ timeout: 2000 }).catch(() => null);
+  }
+
+  it('another site cannot show the pages in a frame (frame-ancestors and X-Frame-Options by default)', async () => {
+    // Without the headers the frame shows the page: the check below can see a difference.
+    expect(await framedHome({ pageHeaders: false })).toBe('Home');
+    await session?.close();
+    session = undefined;
+    expect(await framedHome({})).toBeNull();
+  });
+
+  it('a refused form comes back as the 403 page with a working form, its layout printing the CSRF field', async () => {
+    session = await serveInBrowser(site());
+    const { page, origin } = session;
+    await page.goto(`${origin}/note`);
+    // The visitor's cookie is lost (expired, cleared): the form's token no longer matches one.
+    await page.context().clearCookies();
+    const [refused] = await Promise.all([page.waitForNavigation(), page.locator('#note button').click()]);
+    expect(refused?.status()).toBe(403);
+    expect(await page.title()).toBe('Refused');
+    expect(await page.locator('h1').textContent()).toBe('403 Forbidden');
+    expect(await page.locator('nav input[name="_csrf"]').count()).toBe(1);
+    // The 403 page set a fresh cookie that matches its own forms: sending again works.
+    const [again] = await Promise.all([page.waitForNavigation(), page.locator('#again button').click()]);
+    expect(again?.status()).toBe(200);
+    expect(await page.locator('#saved').textContent()).toBe('Saved: again');
+  });
+});
