@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csrf, TernApp } from '@tern/core';
 import { configureTemplates, FileRouter, render } from '@tern/file-router';
+import { Signup } from './support/signup';
 import { makeTree, removeTrees } from './support/tree';
 
 afterAll(removeTrees);
@@ -55,12 +56,12 @@ describe('template names known at startup', () => {
     await expect(pages.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "errorPages[default]: there is no template 'eror.html'." });
 
     const form = new TernApp({ logger: false });
-    form.post('/signup', { formTemplate: 'from.html' }, async () => 'ok');
+    form.post('/signup', { requestModel: Signup, formTemplate: 'from.html' }, async () => 'ok');
     await expect(form.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "The formTemplate of POST /signup: there is no template 'from.html'." });
 
     // The names that exist start, and serve the page.
     const good = new TernApp({ logger: false, errorPages: { 404: 'plain.html' } });
-    good.post('/signup', { formTemplate: 'form.html' }, async () => 'ok');
+    good.post('/signup', { requestModel: Signup, formTemplate: 'form.html' }, async () => 'ok');
     await expect(good.ready()).resolves.toBeUndefined();
     const missing = await good.inject({ url: '/nowhere', headers: { accept: 'text/html' } });
     expect([missing.statusCode, missing.body]).toEqual([404, '<p></p>']);

@@ -27,7 +27,7 @@ export interface CsrfOptions {
   fieldName?: string;
   /** Header holding the token, for `fetch` and uploads that stream (default `x-csrf-token`). */
   headerName?: string;
-  /** Requests the check skips (webhooks signed another way); they still get a token. */
+  /** Requests the check skips (webhooks signed another way): never checked, and never given the cookie. */
   ignore?: (req: TernRequest) => boolean;
 }
 
