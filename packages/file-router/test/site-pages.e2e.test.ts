@@ -3,7 +3,7 @@
  * cannot frame them, and a form refused by `csrf()` comes back as the site's own 403 page, whose
  * layout prints the CSRF field, so the visitor can send it again.
  */
-import { csrf, MakeConfig, TernApp, type TernAppOptions } from '@tern/core';
+import { csrf, MakeConfig, serveStatic, TernApp, type TernAppOptions } from '@tern/core';
 import { configureTemplates, render } from '@tern/file-router';
 import { chromiumAvailable, serveInBrowser, type BrowserSession } from '../../../test-support/browser';
 import { makeTree, removeTrees } from './support/tree';
@@ -16,6 +16,8 @@ const TEMPLATES = {
   'note.html': '{% extends "base.html" %}{% block main %}<h1>Note</h1><form id="note" method="post">{{ csrfField() }}<input name="text" value="hi"><button>Save</button></form>{% endblock %}',
   '403.html': '{% extends "base.html" %}{% block title %}Refused{% endblock %}{% block main %}<h1>{{ status }} {{ title }}</h1><p id="detail">{{ detail }}</p><form id="again" method="post" action="/note">{{ csrfField() }}<input name="text" value="again"><button>Try again</button></form>{% endblock %}',
   'error.html': '{% extends "base.html" %}{% block main %}<h1>{{ status }}</h1>{% endblock %}',
+  '404.html': '{% extends "base.html" %}{% block title %}Not found{% endblock %}{% block main %}<h1>Nothing at {{ path }}</h1>{% endblock %}',
+  'public/site.css': 'body { color: navy; }',
 };
 
 jest.setTimeout(60_000);
@@ -24,8 +26,9 @@ afterAll(removeTrees);
 function site(options: TernAppOptions = {}): TernApp {
   const root = makeTree(Object.fromEntries(Object.entries(TEMPLATES).map(([name, src]) => [name, src])));
   configureTemplates({ templateDir: root });
-  const app = new TernApp({ logger: false, config: new MakeConfig({ secret: 'a-secret-for-these-pages' }), errorPages: { 403: '403.html', default: 'error.html' }, ...options });
+  const app = new TernApp({ logger: false, config: new MakeConfig({ secret: 'a-secret-for-these-pages' }), errorPages: { 403: '403.html', 404: '404.html', default: 'error.html' }, ...options });
   app.addMiddleware(csrf());
+  app.mountRouter(serveStatic(`${root}/public`, { prefix: '/static' }));
   app.get('/', render('home.html', async () => ({})));
   app.get('/note', render('note.html', async () => ({})));
   app.post('/note', { produces: { 200: 'text/html' } }, async (req, res) => res.html(`<h1 id="saved">Saved: ${(await req.form()).text}</h1>`));
@@ -77,5 +80,19 @@ describeInBrowser('site pages in Chromium', () => {
     const [again] = await Promise.all([page.waitForNavigation(), page.locator('#again button').click()]);
     expect(again?.status()).toBe(200);
     expect(await page.locator('#saved').textContent()).toBe('Saved: again');
+  });
+
+  it("a missing static file a visitor navigates to is the site's 404 page; a stylesheet request keeps the problem", async () => {
+    const app = site();
+    session = await serveInBrowser(app);
+    const { page, origin } = session;
+    expect((await page.goto(`${origin}/static/site.css`))?.status()).toBe(200);
+    const missing = await page.goto(`${origin}/static/nope.css`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.title()).toBe('Not found');
+    expect(await page.locator('h1').textContent()).toBe('Nothing at /static/nope.css');
+    // What a <link rel="stylesheet"> asks for does not prefer HTML.
+    const asStylesheet = await app.inject({ url: '/static/nope.css', headers: { accept: 'text/css,*/*;q=0.1' } });
+    expect([asStylesheet.statusCode, asStylesheet.headers['content-type']]).toEqual([404, 'application/problem+json; charset=utf-8']);
   });
 });

@@ -1,7 +1,18 @@
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { FileOptions } from '../http/file';
+import { PAGE_HANDLER } from '../http/templates';
 import { Router } from '../routing/router';
+import type { Handler } from '../routing/types';
+
+/**
+ * Static files are a site's pages too (`index.html`, a link typed by hand): a browser navigating
+ * to a missing one gets the app's 404 error page (`errorPages`), not a problem body. A stylesheet
+ * or script the page asks for does not prefer HTML, so it keeps the problem.
+ */
+function asPage<P>(handler: Handler<P>): Handler<P> {
+  return Object.assign(handler, { [PAGE_HANDLER]: true });
+}
 
 /**
  * Options of {@link serveStatic}.
@@ -19,7 +30,8 @@ export interface ServeStaticOptions extends Omit<FileOptions, 'root' | 'download
 /**
  * Serves the files under `root` at `prefix`, through `res.file()`: Range, ETag/Last-Modified and
  * 304, content types, HEAD; `..`, dotfiles (denied by default) and symlinks leading out of `root`
- * are refused, a missing file is a 404 problem like any other. Returns a `Router` (GET, hence
+ * are refused, a missing file is a 404 problem like any other (the app's 404 error page for a
+ * browser navigating to it, with `errorPages`). Returns a `Router` (GET, hence
  * HEAD, on `prefix` and everything under it, left out of the OpenAPI document) to mount with
  * `app.mountRouter()`; routes declared elsewhere under the same prefix still win where they match.
  * A folder without a trailing slash is a 404 (no redirect).
@@ -42,7 +54,7 @@ export function serveStatic(root: string, options: ServeStaticOptions = {}): Rou
     if (index === false) throw requestError('TERN_FILE_NOT_FOUND', 'No index file is served here.');
     return path + index;
   };
-  router.get('/', async (req, res) => res.file(serve(''), settings));
-  router.get('/{path:path}', async (req, res, { path }) => res.file(serve(path), settings));
+  router.get('/', asPage(async (req, res) => res.file(serve(''), settings)));
+  router.get('/{path:path}', asPage(async (req, res, { path }) => res.file(serve(path), settings)));
   return router;
 }
