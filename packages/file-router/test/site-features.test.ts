@@ -17,6 +17,7 @@ const TEMPLATES = {
     '<form method="post">{{ csrfField() }}<input name="email" value="{{ values.email }}">' +
     '{% for message in errors.email %}<p class="error">{{ message }}</p>{% endfor %}</form>',
   'plain.html': '<p>{{ text }}</p>',
+  'with-flashes.html': '{% if flashes.length %}<ul>{% for flash in flashes %}<li class="{{ flash.type }}">{{ flash.message }}</li>{% endfor %}</ul>{% endif %}<p>{{ text }}</p>',
 };
 
 const MODEL = `export { Signup } from ${JSON.stringify(join(__dirname, 'support', 'signup'))};\n`;
@@ -111,6 +112,30 @@ export const post = markAsRoute(
     const { app } = site({ 'routes/signup/route.ts': SIGNUP });
     const response = await app.inject('/signup');
     expect(response.statusCode).toBe(500);
+  });
+});
+
+describe('flashes in every template', () => {
+  it('are shown by any template that shows them, and used up only then: not by redirects, files or pages that do not', async () => {
+    const { app } = site({
+      'routes/send/route.ts': `export async function post(req: unknown, res: import('@tern/core').TernResponse) { return res.flash('success', 'Saved <b>!</b>').redirect('/next', 303); }\n`,
+      'routes/next/route.ts': `import { render } from '@tern/file-router';\nexport const get = render('plain.html', async () => ({ text: 'no flashes here' }));\n`,
+      'routes/hop/route.ts': `export async function get(req: unknown, res: import('@tern/core').TernResponse) { return res.redirect('/shown', 302); }\n`,
+      'routes/asset/route.ts': `export async function get(req: unknown, res: import('@tern/core').TernResponse) { return res.send('body{}', 'text/css'); }\n`,
+      'routes/shown/route.ts': `import { render } from '@tern/file-router';\nexport const get = render('with-flashes.html', async () => ({ text: 'page' }));\n`,
+    });
+    const sent = await app.inject({ method: 'POST', url: '/send' });
+    const cookie = sent.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    // A page whose template does not show them, a redirect and a file leave the cookie alone.
+    for (const url of ['/next', '/hop', '/asset']) {
+      const response = await app.inject({ url, headers: { cookie } });
+      expect([url, response.headers['set-cookie']]).toEqual([url, undefined]);
+    }
+    const shown = await app.inject({ url: '/shown', headers: { cookie } });
+    expect(shown.body).toBe('<ul><li class="success">Saved &lt;b&gt;!&lt;/b&gt;</li></ul><p>page</p>');
+    expect(shown.cookies.find((c) => c.name === 'tern_flash')).toMatchObject({ value: '', maxAge: 0 });
+    // Nothing waits any more: the list is empty.
+    expect((await app.inject('/shown')).body).toBe('<p>page</p>');
   });
 });
 

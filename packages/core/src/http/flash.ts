@@ -39,6 +39,28 @@ export function readFlashes(cookieHeader: string | undefined, key: Buffer): { me
 }
 
 /**
+ * `flashes` in every template's context: the request's messages, used up only when a template
+ * shows them (`{% for flash in flashes %}`), so a page that does not, a redirect or a static file
+ * leaves them for the page that does. `flashes.length` looks without using them up.
+ *
+ * @example
+ * // templates/base.html
+ * // {% if flashes.length %}<ul>{% for flash in flashes %}<li class="{{ flash.type }}">{{ flash.message }}</li>{% endfor %}</ul>{% endif %}
+ */
+export class PendingFlashes implements Iterable<FlashMessage> {
+  constructor(private readonly req: Pick<TernRequest, 'flashes' | 'peekFlashes'>) {}
+
+  /** How many messages wait, without using them up. */
+  get length(): number {
+    return this.req.peekFlashes().length;
+  }
+
+  [Symbol.iterator](): Iterator<FlashMessage> {
+    return this.req.flashes[Symbol.iterator]();
+  }
+}
+
+/**
  * Writes the flash cookie once the answer is known: the messages this response queued (after
  * any the request carried and nobody read, so a redirect chain loses none), or an expired cookie
  * once the request's messages were read.

@@ -368,6 +368,14 @@ export class TernRequest<P = Record<string, UntypedParam>> {
     return (this.flashState ??= readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
   }
 
+  /**
+   * The messages `req.flashes` would give, without using them up (for a template asking whether
+   * there are any). @internal
+   */
+  peekFlashes(): readonly FlashMessage[] {
+    return (this.flashState ?? readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+  }
+
   /** The app's `MakeConfig.secret`, for middleware that signs cookies (`csrf()`). @internal */
   get signingSecret(): string | undefined {
     return this.limits.secret;

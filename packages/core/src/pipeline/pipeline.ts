@@ -97,6 +97,7 @@ export class RequestPipeline {
     const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
     if (this.pageHeaders !== undefined) res.pageHeaders = this.pageHeaders;
+    res.flashSource = req;
     req[RAW_RESPONSE] = rawRes;
     if (this.identify !== undefined) this.identify(req, res);
     if (this.observe !== undefined) this.observe(req, res);
