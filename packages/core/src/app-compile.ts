@@ -144,6 +144,9 @@ function checkTemplateNames(routes: readonly CompiledRoute[], pages: ErrorPages 
   const named: Array<[template: string, where: string]> = Object.entries(pages ?? {}).map(([status, template]) => [template, `errorPages[${status}]`]);
   for (const route of routes) {
     const template = route.spec.formTemplate;
+    if (template === undefined && route.spec.formContext !== undefined) {
+      throw new TernError('TERN_INVALID_ROUTE_OPTION', `The formContext of ${route.info.methods.join(', ')} ${route.rawPath}: it gives formTemplate its page data, and this route has no formTemplate.`);
+    }
     if (template === undefined) continue;
     const where = `The formTemplate of ${route.info.methods.join(', ')} ${route.rawPath}`;
     // Without a model nothing rejects the form, so the template would never be shown.

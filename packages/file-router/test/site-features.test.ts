@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csrf, TernApp } from '@tern/core';
-import { configureTemplates, FileRouter, render } from '@tern/file-router';
+import { configureTemplates, FileRouter, FormError, render } from '@tern/file-router';
 import { Signup } from './support/signup';
 import { makeTree, removeTrees } from './support/tree';
 
@@ -136,6 +136,28 @@ describe('flashes in every template', () => {
     expect(shown.cookies.find((c) => c.name === 'tern_flash')).toMatchObject({ value: '', maxAge: 0 });
     // Nothing waits any more: the list is empty.
     expect((await app.inject('/shown')).body).toBe('<p>page</p>');
+  });
+});
+
+describe('FormError and formContext', () => {
+  it('FormError is a 422 problem naming its fields on a route without formTemplate; formContext needs formTemplate', async () => {
+    site({ 'routes/route.ts': `export async function get() { return 'x'; }` });
+    const app = new TernApp({ logger: false });
+    app.post('/slugs', async () => {
+      throw new FormError({ slug: 'That slug is taken.', '': ['Check the form.'] });
+    });
+    const response = await app.inject({ method: 'POST', url: '/slugs' });
+    expect([response.statusCode, response.json().code, response.json().errors]).toEqual([
+      422,
+      'TERN_VALIDATION_FAILED',
+      [
+        { path: 'slug', message: 'That slug is taken.' },
+        { path: '', message: 'Check the form.' },
+      ],
+    ]);
+    const loose = new TernApp({ logger: false });
+    loose.post('/x', { requestModel: Signup, formContext: async () => ({}) }, async () => 'ok');
+    await expect(loose.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining('no formTemplate') });
   });
 });
 

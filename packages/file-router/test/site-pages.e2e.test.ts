@@ -3,8 +3,9 @@
  * cannot frame them, and a form refused by `csrf()` comes back as the site's own 403 page, whose
  * layout prints the CSRF field, so the visitor can send it again.
  */
-import { csrf, MakeConfig, serveStatic, TernApp, type TernAppOptions } from '@tern/core';
-import { configureTemplates, render } from '@tern/file-router';
+import { csrf, HTTPException, MakeConfig, serveStatic, TernApp, type TernAppOptions } from '@tern/core';
+import { configureTemplates, FormError, render } from '@tern/file-router';
+import { CommentForm } from './support/comment';
 import { chromiumAvailable, serveInBrowser, type BrowserSession } from '../../../test-support/browser';
 import { makeTree, removeTrees } from './support/tree';
 
@@ -18,6 +19,11 @@ const TEMPLATES = {
   'error.html': '{% extends "base.html" %}{% block main %}<h1>{{ status }}</h1>{% endblock %}',
   '404.html': '{% extends "base.html" %}{% block title %}Not found{% endblock %}{% block main %}<h1>Nothing at {{ path }}</h1>{% endblock %}',
   'public/site.css': 'body { color: navy; }',
+  'post.html':
+    '{% extends "base.html" %}{% block title %}{{ post.title }}{% endblock %}{% block main %}<h1>{{ post.title }}</h1>' +
+    '<ul id="comments">{% for c in post.comments %}<li>{{ c.name }}: {{ c.text }}</li>{% endfor %}</ul>' +
+    '<form id="comment" method="post">{{ csrfField() }}<input name="name" value="{{ values.name }}">{% for m in errors.name %}<p class="error">{{ m }}</p>{% endfor %}' +
+    '<textarea name="text">{{ values.text }}</textarea>{% for m in errors.text %}<p class="error">{{ m }}</p>{% endfor %}<button>Comment</button></form>{% endblock %}',
 };
 
 jest.setTimeout(60_000);
@@ -32,6 +38,24 @@ function site(options: TernAppOptions = {}): TernApp {
   app.get('/', render('home.html', async () => ({})));
   app.get('/note', render('note.html', async () => ({})));
   app.post('/note', { produces: { 200: 'text/html' } }, async (req, res) => res.html(`<h1 id="saved">Saved: ${(await req.form()).text}</h1>`));
+  // A post with a comment form under it: a rejected comment shows the post again, with the errors.
+  const posts: Record<string, { title: string; comments: Array<{ name: string; text: string }> }> = { hello: { title: 'Hello, Tern', comments: [] } };
+  const loadPost = async (req: { pathParams: { slug?: unknown } }) => {
+    const post = posts[String(req.pathParams.slug)];
+    if (!post) throw new HTTPException(404);
+    return { post, values: {}, errors: {} };
+  };
+  app.get('/posts/{slug}', render('post.html', loadPost));
+  app.post(
+    '/posts/{slug}',
+    { requestModel: CommentForm, consumes: ['application/x-www-form-urlencoded'], formTemplate: 'post.html', formContext: loadPost },
+    async (req, res) => {
+      const { name, text } = req.body as CommentForm;
+      if (name === 'admin') throw new FormError({ name: ['That name is taken.'] });
+      (await loadPost(req)).post.comments.push({ name, text });
+      return res.redirect(req.path, 303);
+    },
+  );
   // A page of another origin (the same server reached as localhost) that frames the site's home page.
   app.get('/framer', async (req, res) => res.html(`<iframe id="victim" src="${String(req.queryParams.get('src'))}"></iframe>`));
   return app;
@@ -94,5 +118,32 @@ describeInBrowser('site pages in Chromium', () => {
     // What a <link rel="stylesheet"> asks for does not prefer HTML.
     const asStylesheet = await app.inject({ url: '/static/nope.css', headers: { accept: 'text/css,*/*;q=0.1' } });
     expect([asStylesheet.statusCode, asStylesheet.headers['content-type']]).toEqual([404, 'application/problem+json; charset=utf-8']);
+  });
+
+  it('a comment form under a post comes back with the post, the errors and what was typed; FormError the same way', async () => {
+    session = await serveInBrowser(site());
+    const { page, origin } = session;
+    await page.goto(`${origin}/posts/hello`);
+    await page.fill('#comment input[name="name"]', 'A');
+    await page.fill('#comment textarea', 'Nice post');
+    const [rejected] = await Promise.all([page.waitForNavigation(), page.locator('#comment button').click()]);
+    expect(rejected?.status()).toBe(422);
+    // The page's own data is there (formContext), with the error and the values sent.
+    expect(await page.title()).toBe('Hello, Tern');
+    expect(await page.locator('h1').textContent()).toBe('Hello, Tern');
+    expect(await page.locator('.error').allTextContents()).toEqual(['name must be longer than or equal to 2 characters']);
+    expect(await page.locator('#comment textarea').inputValue()).toBe('Nice post');
+    // An error only the handler can find re-renders the same way.
+    await page.fill('#comment input[name="name"]', 'admin');
+    const [taken] = await Promise.all([page.waitForNavigation(), page.locator('#comment button').click()]);
+    expect(taken?.status()).toBe(422);
+    expect(await page.locator('h1').textContent()).toBe('Hello, Tern');
+    expect(await page.locator('.error').allTextContents()).toEqual(['That name is taken.']);
+    expect(await page.locator('#comment input[name="name"]').inputValue()).toBe('admin');
+    // A good comment is posted, and the post shows it.
+    await page.fill('#comment input[name="name"]', 'Ada');
+    const [done] = await Promise.all([page.waitForNavigation(), page.locator('#comment button').click()]);
+    expect(done?.status()).toBe(200);
+    expect(await page.locator('#comments li').allTextContents()).toEqual(['Ada: Nice post']);
   });
 });
