@@ -126,4 +126,39 @@ describe('csrf()', () => {
     const again = await site.inject({ method: 'POST', url: '/form', headers: { cookie: `tern_csrf=${cookie?.value}`, 'content-type': FORM }, payload: `_csrf=${encodeURIComponent(String(cookie?.value))}` });
     expect(again.json()).toEqual({ ok: true });
   });
+
+  it('without an app secret, signs with TERN_DEV_SECRET (the dev loop sets it; never in production), so a restarted server takes the forms it gave out', async () => {
+    /** A fresh copy of Tern, as a restarted server process loads it: its per-process key is drawn anew. */
+    const restartedSite = (): TernApp => {
+      let fresh: typeof import('@tern/core') | undefined;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        fresh = require('@tern/core');
+      });
+      const core = fresh as typeof import('@tern/core');
+      const site = new core.TernApp({ logger: false });
+      site.addMiddleware(core.csrf());
+      site.get('/form', async (_req, res) => ({ token: res.locals.csrfToken }));
+      site.post('/form', async () => ({ ok: true }));
+      return site as unknown as TernApp;
+    };
+    const postAfterRestart = async (): Promise<number> => {
+      const { token } = (await restartedSite().inject('/form')).json();
+      const response = await restartedSite().inject({ method: 'POST', url: '/form', headers: { cookie: `tern_csrf=${token}`, 'x-csrf-token': token } });
+      return response.statusCode;
+    };
+    const saved = { secret: process.env.TERN_DEV_SECRET, env: process.env.NODE_ENV };
+    try {
+      delete process.env.TERN_DEV_SECRET;
+      expect(await postAfterRestart()).toBe(403);
+      process.env.TERN_DEV_SECRET = 'tern-dev-a-fixed-secret-for-this-project';
+      expect(await postAfterRestart()).toBe(200);
+      process.env.NODE_ENV = 'production';
+      expect(await postAfterRestart()).toBe(403);
+    } finally {
+      if (saved.secret === undefined) delete process.env.TERN_DEV_SECRET;
+      else process.env.TERN_DEV_SECRET = saved.secret;
+      process.env.NODE_ENV = saved.env;
+    }
+  });
 });
