@@ -83,6 +83,7 @@ export { compress, isCompressibleType } from './middleware/compress';
 export type { CompressOptions, ContentCoding } from './middleware/compress';
 export { serveStatic } from './middleware/serve-static';
 export { csrf } from './middleware/csrf';
+export { assetUrl } from './middleware/asset-manifest';
 export type { CsrfOptions } from './middleware/csrf';
 export type { FlashMessage } from './http/flash';
 export type { ErrorPages } from './pipeline/error-pages';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Environment, runtime, type ILoader } from 'nunjucks';
-import { PAGE_HANDLER, setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
+import { assetUrl, PAGE_HANDLER, setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
 import { carryRouteOptions } from './mark-as-route';
 import { assertTemplateName, ConfinedLoader } from './template-loader';
 import { LIVE_RELOAD_SCRIPT } from './dev/live-reload';
@@ -42,6 +42,8 @@ export function configureTemplates(options: TemplateOptions): Environment {
   // nunjucks' types want its own Loader class; any object with a synchronous getSource will do.
   const env = new Environment(loader as unknown as ILoader, { autoescape: true, throwOnUndefined: false });
   env.addGlobal('csrfField', csrfField);
+  // {{ asset('css/site.css') }}: the fingerprinted URL of a static file (serveStatic { fingerprint: true }).
+  env.addGlobal('asset', assetUrl);
   const reload = liveReloadTag();
   const renderPage = reload === undefined ? renderTemplate : (on: Environment, name: string, context: Record<string, unknown>) => withLiveReload(renderTemplate(on, name, context), reload);
   setTemplateRenderer((name, context) => renderPage(env, name, context), { has: (name) => loader.has(name) });

@@ -19,6 +19,8 @@ const TEMPLATES = {
   'error.html': '{% extends "base.html" %}{% block main %}<h1>{{ status }}</h1>{% endblock %}',
   '404.html': '{% extends "base.html" %}{% block title %}Not found{% endblock %}{% block main %}<h1>Nothing at {{ path }}</h1>{% endblock %}',
   'public/site.css': 'body { color: navy; }',
+  'assets/css/site.css': 'h1 { color: rgb(0, 128, 0); }',
+  'styled.html': '<!doctype html><html><head><title>Styled</title><link rel="stylesheet" href="{{ asset(\'css/site.css\') }}"></head><body><h1>Green</h1></body></html>',
   'post.html':
     '{% extends "base.html" %}{% block title %}{{ post.title }}{% endblock %}{% block main %}<h1>{{ post.title }}</h1>' +
     '<ul id="comments">{% for c in post.comments %}<li>{{ c.name }}: {{ c.text }}</li>{% endfor %}</ul>' +
@@ -35,6 +37,8 @@ function site(options: TernAppOptions = {}): TernApp {
   const app = new TernApp({ logger: false, config: new MakeConfig({ secret: 'a-secret-for-these-pages' }), errorPages: { 403: '403.html', 404: '404.html', default: 'error.html' }, ...options });
   app.addMiddleware(csrf());
   app.mountRouter(serveStatic(`${root}/public`, { prefix: '/static' }));
+  app.mountRouter(serveStatic(`${root}/assets`, { prefix: '/assets', fingerprint: true }));
+  app.get('/styled', render('styled.html', async () => ({})));
   app.get('/', render('home.html', async () => ({})));
   app.get('/note', render('note.html', async () => ({})));
   app.post('/note', { produces: { 200: 'text/html' } }, async (req, res) => res.html(`<h1 id="saved">Saved: ${(await req.form()).text}</h1>`));
@@ -145,5 +149,16 @@ describeInBrowser('site pages in Chromium', () => {
     const [done] = await Promise.all([page.waitForNavigation(), page.locator('#comment button').click()]);
     expect(done?.status()).toBe(200);
     expect(await page.locator('#comments li').allTextContents()).toEqual(['Ada: Nice post']);
+  });
+
+  it('a page links its stylesheet by its fingerprinted URL, which the browser loads and may keep for a year', async () => {
+    session = await serveInBrowser(site());
+    const { page, origin } = session;
+    const stylesheet = page.waitForResponse((response) => response.url().includes('/css/site.css'));
+    await page.goto(`${origin}/styled`);
+    const response = await stylesheet;
+    expect(new URL(response.url()).pathname).toMatch(/^\/assets\/[0-9a-f]{12}\/css\/site\.css$/);
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('h1')).color")).toBe('rgb(0, 128, 0)');
   });
 });
