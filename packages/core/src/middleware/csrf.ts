@@ -37,9 +37,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /**
  * Refuses POST, PUT, PATCH and DELETE requests that do not carry the token of the visitor's
  * signed cookie (form field `_csrf`, or header `x-csrf-token`), or that the browser marks as
- * sent from another site: 403 `TERN_CSRF_INVALID`, an HTML error page for pages. Every request
- * gets `res.locals.csrfToken` (and the cookie, the first time), which templates print with
- * `{{ csrfField() }}`. Add it as app middleware, before the routes that read forms.
+ * sent from another site (Origin: scheme, host and port): 403 `TERN_CSRF_INVALID`, an HTML
+ * error page for pages. Every request gets `res.locals.csrfToken` before the check, so error
+ * pages print `{{ csrfField() }}` too; the cookie is set (the first time) only on a response that
+ * used the token. A multipart form's token is looked for only before its first file part, and
+ * no file is read to find it. Add it as app middleware, before the routes that read forms.
  *
  * @example
  * app.addMiddleware(csrf());
@@ -72,12 +74,13 @@ export function csrf(options: CsrfOptions = {}): Middleware {
     const valid = cookie !== undefined && unsign(key, cookie) !== undefined ? cookie : undefined;
     const ignored = ignore?.(req) === true;
     let release: (() => void) | undefined;
+    // The cookie goes only with a response that used the token (a page with a form), never with
+    // static files, JSON or ignored paths: those may be cached and shared.
+    const giveCookie = (to: TernResponse) => {
+      if (valid === undefined && !ignored) to.setCookie(cookieName, issued.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    };
     // Before any check: the 403 page, and every error page, can print the form field too.
-    const issued = offerToken(res, valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url')), fieldName, () => {
-      // The cookie goes only with a response that used the token (a page with a form), never with
-      // static files, JSON or ignored paths: those may be cached and shared.
-      if (valid === undefined && !ignored) res.setCookie(cookieName, issued.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
-    });
+    const issued = offerToken(res, valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url')), fieldName, () => giveCookie(res));
     // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
     if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignored) {
       if (comesFromAnotherSite(req)) throw refused(req, 'the request was sent from another site');
@@ -100,9 +103,7 @@ export function csrf(options: CsrfOptions = {}): Middleware {
       release?.();
     }
     // A handler may answer with a response object of its own: the cookie follows the answer.
-    if (response !== res && issued.used && valid === undefined && !ignored) {
-      response.setCookie(cookieName, issued.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
-    }
+    if (response !== res && issued.used) giveCookie(response);
     return response;
   };
 }
