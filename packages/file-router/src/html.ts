@@ -89,7 +89,7 @@ function csrfField(this: { ctx?: Record<string, unknown> }): runtime.SafeString 
   const token = this.ctx?.csrfToken;
   const field = this.ctx?.csrfFieldName ?? '_csrf';
   if (typeof token !== 'string') {
-    throw new TernError('TERN_TEMPLATE_ERROR', 'csrfField() needs a CSRF token: add app.addMiddleware(csrf()) before the routes that render forms.');
+    throw new TernError('TERN_TEMPLATE_ERROR', 'csrfField() needs a CSRF token: add app.addMiddleware(csrf()), before any middleware whose errors render pages.');
   }
   return new runtime.SafeString(`<input type="hidden" name="${escapeAttribute(String(field))}" value="${escapeAttribute(token)}">`);
 }
