@@ -5,10 +5,10 @@
  * ManifestStaticFilesStorage, with the hash as a folder). `assetUrl('css/site.css')` (the
  * `{{ asset() }}` template global) gives the current URL.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { TernError } from '../errors';
+import { nodeCrypto } from '../http/node-crypto';
 
 /** A hash as it appears in a URL: 12 hex digits of the file's SHA-256. */
 export const HASH_SEGMENT = /^[0-9a-f]{12}$/;
@@ -83,7 +83,7 @@ export class AssetManifest {
 }
 
 function hashFile(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
+  return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
 }
 
 /** Every fingerprinted folder, the latest first: `assetUrl` asks each. */
