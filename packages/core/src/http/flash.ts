@@ -48,15 +48,25 @@ export function readFlashes(cookieHeader: string | undefined, key: Buffer): { me
  * // {% if flashes.length %}<ul>{% for flash in flashes %}<li class="{{ flash.type }}">{{ flash.message }}</li>{% endfor %}</ul>{% endif %}
  */
 export class PendingFlashes implements Iterable<FlashMessage> {
-  constructor(private readonly req: Pick<TernRequest, 'flashes' | 'peekFlashes'>) {}
+  /** Not an own enumerable property: a renderer that walks or serializes its context never meets the request. */
+  readonly #req: Pick<TernRequest, 'flashes' | 'peekFlashes'>;
+
+  constructor(req: Pick<TernRequest, 'flashes' | 'peekFlashes'>) {
+    this.#req = req;
+  }
 
   /** How many messages wait, without using them up. */
   get length(): number {
-    return this.req.peekFlashes().length;
+    return this.#req.peekFlashes().length;
   }
 
   [Symbol.iterator](): Iterator<FlashMessage> {
-    return this.req.flashes[Symbol.iterator]();
+    return this.#req.flashes[Symbol.iterator]();
+  }
+
+  /** Serialized (a context written as JSON), the waiting messages, not used up. */
+  toJSON(): readonly FlashMessage[] {
+    return this.#req.peekFlashes();
   }
 }
 
