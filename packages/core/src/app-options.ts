@@ -8,6 +8,7 @@ import type { LogOptions, TernLogger } from './logging/logger';
 import type { ErrorLogger } from './pipeline/exceptions';
 import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
+import type { PageHeadersOptions } from './http/page-headers';
 import type { ModelCompiler } from './validation/model-compiler';
 import { APP_ROUTE_OPTION_NAMES, checkContainerOptions } from './routing/route-options';
 import type { AppRouteOptions, InheritedRouteOptions } from './routing/types';
@@ -103,6 +104,16 @@ export interface TernAppOptions extends AppRouteOptions {
    * new TernApp({ trailingSlash: 'redirect' }); // GET /about/?x=1 → 308 Location: /about?x=1
    */
   trailingSlash?: TrailingSlash;
+  /**
+   * The security headers of every HTML response (`res.render()`, `res.html()`: pages, error pages,
+   * re-rendered forms): `X-Content-Type-Options: nosniff` and anti-framing (CSP
+   * `frame-ancestors 'none'` with `X-Frame-Options: DENY`) by default. A header the app set
+   * itself is kept. `false` sends none. See docs/security.md.
+   *
+   * @example
+   * new TernApp({ pageHeaders: { frameAncestors: ["'self'"] } });   // CSP frame-ancestors 'self', X-Frame-Options: SAMEORIGIN
+   */
+  pageHeaders?: PageHeadersOptions | false;
 }
 
 /** Options of `registerControllers`. */

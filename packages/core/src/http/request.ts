@@ -12,6 +12,7 @@ import { signingKey } from './signing';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
 import { resolveLimits, type MultipartOptions, type ResolvedLimits } from './multipart-limits';
+import { readLeadingFields, type LeadingFields } from './multipart-leading';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
@@ -264,7 +265,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   buffer(): Promise<Buffer> {
     const reads = (this.bodyReads ??= {});
-    if (reads.access === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
+    if (reads.access !== undefined && reads.access !== 'whole') return Promise.reject(bodyAlreadyRead('buffer()', reads.access));
     reads.access = 'whole';
     return (reads.buffer ??= readBody(this.raw, this.limits.bodyLimit));
   }
@@ -319,7 +320,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   multipart(options?: MultipartOptions): Promise<MultipartBody> {
     const reads = (this.bodyReads ??= {});
     if (reads.multipart) return reads.multipart;
-    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    if (reads.access && reads.access !== 'leading') return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
     try {
       return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit));
@@ -339,9 +340,21 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   parts(options?: MultipartOptions): AsyncIterableIterator<MultipartPart> {
     const reads = (this.bodyReads ??= {});
-    if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
+    if (reads.access && reads.access !== 'leading') throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
     return multipartParts(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit);
+  }
+
+  /**
+   * The text fields of a multipart body before its first file part, read without reading any
+   * file; `multipart()` or `parts()` later continue the same parse (with the route's limits).
+   * For `csrf()`, which must check a form's token before the handler runs. @internal
+   */
+  leadingMultipartFields(): Promise<LeadingFields> {
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    reads.access = 'leading';
+    return readLeadingFields(this.raw, multipartLimits(undefined, this.limits), this.limits.multipartLimit);
   }
 
   /**
@@ -353,6 +366,14 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   get flashes(): readonly FlashMessage[] {
     return (this.flashState ??= readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+  }
+
+  /**
+   * The messages `req.flashes` would give, without using them up (for a template asking whether
+   * there are any). @internal
+   */
+  peekFlashes(): readonly FlashMessage[] {
+    return (this.flashState ?? readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
   }
 
   /** The app's `MakeConfig.secret`, for middleware that signs cookies (`csrf()`). @internal */
