@@ -152,6 +152,7 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   resolve: fn,
   errorPages: checkedWhereUsed,
   trailingSlash: checkedWhereUsed,
+  pageHeaders: checkedWhereUsed,
   security: routeOption,
   responses: routeOption,
 };
