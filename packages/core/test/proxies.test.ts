@@ -78,6 +78,35 @@ describe('trustProxy with addresses and ranges', () => {
     expect(await who(app, '10.0.0.2', { 'x-forwarded-proto': 'ht tp', 'x-forwarded-host': 'a/b' })).toMatchObject({ protocol: 'http', host: 'app.internal:3000' });
   });
 
+  it('takes only a valid host[:port] from X-Forwarded-Host (issue 42 item 8)', async () => {
+    const refused = [
+      'x%0d%0aSet-Cookie:a',
+      'evil.example:99999',
+      'evil.example:0',
+      'evil.example:80a',
+      'evil.example:+80',
+      'evil.example:',
+      'api.example.com:443:1',
+      '%65vil.example',
+      'a b',
+      'user@evil.example',
+      'evil.example/path',
+      '-evil.example',
+      'evil..example',
+      '[::1',
+      '[not-v6]:80',
+      '[::1]x',
+      '::1',
+      `${'a'.repeat(64)}.example`,
+      'évil.example',
+    ];
+    for (const host of refused) {
+      expect([host, (await who(app, '10.0.0.2', { 'x-forwarded-host': host })).host]).toEqual([host, 'app.internal:3000']);
+    }
+    const kept = ['api.example.com', 'api.example.com:8443', 'api.example.com:65535', 'localhost:1', '192.0.2.7:8080', '[2001:db8::17]', '[2001:db8::17]:4711', 'my_host.internal', 'example.com.'];
+    for (const host of kept) expect(await who(app, '10.0.0.2', { 'x-forwarded-host': host })).toMatchObject({ host });
+  });
+
   it('accepts a comma-separated string and named ranges', async () => {
     const named = appWith('loopback, 10.0.0.0/8');
     expect(await who(named, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).toMatchObject({ ip: '198.51.100.7' });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import { TernTypeError } from '../errors';
 
 /**
@@ -54,9 +54,41 @@ export function validProtocol(value: string | undefined): string | undefined {
   return lower === 'http' || lower === 'https' ? lower : undefined;
 }
 
-/** A forwarded host worth believing: nothing that would change a URL built from it. */
+/**
+ * A DNS name or IPv4 address: dot-separated labels of letters, digits, `-` and `_` (each at most
+ * 63 characters, no `-` at either end), an optional final dot. No percent-encoding, spaces,
+ * control characters or anything else that could change a URL, a header or a log line built
+ * from it. Each label starts after a dot, so the match is linear.
+ */
+const HOST_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+const PORT = /^[1-9][0-9]{0,4}$/;
+
+/**
+ * A forwarded host worth believing: `host[:port]`, the host a DNS name, an IPv4 address or a
+ * bracketed IPv6 address, the port 1 to 65535. Anything else (`x%0d%0aSet-Cookie:a`,
+ * `evil.example:99999`, `a/b`, `user@host`) is undefined, so `req.host` falls back to `Host`.
+ */
 export function validHost(value: string | undefined): string | undefined {
-  return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
+  if (value === undefined || value.length > 261) return undefined;
+  let host = value;
+  let port: string | undefined;
+  if (value.startsWith('[')) {
+    const close = value.indexOf(']');
+    if (close < 0 || !isIPv6(value.slice(1, close))) return undefined;
+    const rest = value.slice(close + 1);
+    if (rest !== '' && !rest.startsWith(':')) return undefined;
+    host = value.slice(0, close + 1);
+    port = rest === '' ? undefined : rest.slice(1);
+  } else {
+    const colon = value.indexOf(':');
+    if (colon >= 0) {
+      host = value.slice(0, colon);
+      port = value.slice(colon + 1);
+    }
+    if (host.length > 253 || !HOST_NAME.test(host)) return undefined;
+  }
+  if (port !== undefined && (!PORT.test(port) || Number(port) > 65_535)) return undefined;
+  return value;
 }
 
 interface ProxyAddr {
