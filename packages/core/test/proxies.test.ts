@@ -114,6 +114,49 @@ describe('trustProxy with addresses and ranges', () => {
   });
 });
 
+describe('a long, fully trusted X-Forwarded-For (issue 42 item 9)', () => {
+  /** `count` addresses 10.0.x.y, leftmost first. */
+  const chainOf = (count: number) => Array.from({ length: count }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+
+  it('checks at most 32 hops of a 14 KiB header, and names no client past them', async () => {
+    const seen: number[] = [];
+    const app = appWith((_address, hop) => {
+      seen.push(hop);
+      return true;
+    });
+    const header = chainOf(1300).join(', ');
+    expect(header.length).toBeGreaterThan(14 * 1024);
+    const response = await who(app, '10.0.0.1', { 'x-forwarded-for': header, 'x-forwarded-host': 'api.example.com' });
+    expect(response).toEqual({ ip: null, protocol: 'http', host: 'api.example.com' });
+    expect(seen.length).toBeLessThanOrEqual(33);
+    expect(Math.max(...seen)).toBe(32);
+  });
+
+  it('walks 32 trusted proxies (the peer and 31 more) to the client, and gives up one hop further', async () => {
+    const app = appWith('10.0.0.0/8');
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': ['198.51.100.7', ...chainOf(31)].join(', ') })).toMatchObject({ ip: '198.51.100.7' });
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': ['198.51.100.7', ...chainOf(32)].join(', ') })).toMatchObject({ ip: null });
+    expect(await who(appWith(true), '10.0.0.1', { 'x-forwarded-for': chainOf(40).join(', ') })).toMatchObject({ ip: null });
+  });
+
+  it('reads only the last 4 KiB: the client is found there, or nobody is', async () => {
+    const app = appWith('10.0.0.0/8');
+    const junk = '6.6.6.6, '.repeat(1500);
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': `${junk}198.51.100.7, 10.0.0.2` })).toMatchObject({ ip: '198.51.100.7' });
+    const padded = `198.51.100.7, 10.0.0.3,${' '.repeat(5000)}10.0.0.2`;
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': padded })).toMatchObject({ ip: null });
+  });
+
+  it('bounds Forwarded the same way', async () => {
+    const app = new TernApp({ trustProxy: '10.0.0.0/8', proxyHeaders: 'forwarded', logger: false });
+    app.get('/who', async (req) => ({ ip: req.ip ?? null }));
+    const forwarded = (chain: string[]) => chain.map((address) => `for=${address}`).join(', ');
+    const ip = async (chain: string[]) => (await app.inject({ url: '/who', remoteAddress: '10.0.0.1', headers: { forwarded: forwarded(chain) } })).json() as { ip: string | null };
+    expect(await ip(['198.51.100.7', ...chainOf(31)])).toEqual({ ip: '198.51.100.7' });
+    expect(await ip(['198.51.100.7', ...chainOf(32)])).toEqual({ ip: null });
+  });
+});
+
 describe('trustProxy with a hop count, true or a function', () => {
   it('trusts exactly that many hops', async () => {
     const app = appWith(1);

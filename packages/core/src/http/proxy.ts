@@ -92,9 +92,22 @@ export function validHost(value: string | undefined): string | undefined {
 }
 
 interface ProxyAddr {
-  all(req: IncomingMessage, trust: TrustFunction): Array<string | undefined>;
   compile(addresses: string[]): TrustFunction;
 }
+
+/**
+ * How many trusted hops (the socket's peer included) a walk through `X-Forwarded-For` or
+ * `Forwarded` goes past at most, so the client is at most this many hops away. Real chains have
+ * a handful; a longer fully trusted chain names no client (`req.ip` undefined), so a 14 KiB
+ * header of trusted hops costs 33 trust checks, not a thousand.
+ */
+export const MAX_PROXY_HOPS = 32;
+
+/**
+ * How much of the end of `X-Forwarded-For` is read at most: 33 entries of the longest address
+ * text (45 characters, an IPv4-mapped IPv6 address) with their separators fit well within it.
+ */
+export const MAX_FORWARDED_FOR_BYTES = 4096;
 
 let proxyAddr: ProxyAddr | undefined;
 
@@ -142,9 +155,7 @@ export class ForwardedView implements ProxyView {
     private readonly raw: IncomingMessage,
     private readonly trust: TrustFunction,
   ) {
-    // An entry that is no IP address (`unknown`, `<script>`) names no hop to trust: the walk
-    // ends there, and `ip` below refuses to hand it out, as for `Forwarded`.
-    this.chain = loadProxyAddr().all(raw, (address, hop) => address !== undefined && isIP(address) !== 0 && trust(address, hop));
+    this.chain = trustedChain(raw, trust);
   }
 
   /** The socket's peer is a trusted proxy (the chain went past it, or it sent no X-Forwarded-For). */
@@ -174,4 +185,46 @@ export class ForwardedView implements ProxyView {
     const value = Array.isArray(header) ? header[header.length - 1] : header;
     return value.slice(value.lastIndexOf(',') + 1).trim() || undefined;
   }
+}
+
+/**
+ * The socket's peer, then the `X-Forwarded-For` entries from right to left, as far as each is
+ * trusted: the last one is the client (the first untrusted address, or the leftmost entry), as
+ * proxy-addr's `all()` walks. Unlike it, the walk is bounded: it reads at most the last
+ * `MAX_FORWARDED_FOR_BYTES` of the header and checks at most `MAX_PROXY_HOPS` hops; a chain still
+ * trusted past either names no client (`undefined` last). An entry that is no IP address
+ * (`unknown`, `<script>`) names no hop to trust: the walk ends there, and `ip` refuses to hand
+ * it out, as for `Forwarded`.
+ */
+function trustedChain(raw: IncomingMessage, trust: TrustFunction): Array<string | undefined> {
+  const chain: Array<string | undefined> = [raw.socket?.remoteAddress];
+  const sent = raw.headers['x-forwarded-for'];
+  if (sent === undefined || !trustedHop(trust, chain[0], 0)) return chain;
+  // Node joins repeated lines with ', '; a list only comes from `inject()` or hand-built requests.
+  const header = Array.isArray(sent) ? sent.join(', ') : sent;
+  const cut = header.length > MAX_FORWARDED_FOR_BYTES;
+  const text = cut ? header.slice(header.length - MAX_FORWARDED_FOR_BYTES) : header;
+  let end = text.length;
+  while (end > 0) {
+    const comma = text.lastIndexOf(',', end - 1);
+    // The leftmost piece of a cut header is part of an entry: no address can be read from it.
+    if (comma < 0 && cut) {
+      chain.push(undefined);
+      return chain;
+    }
+    const entry = text.slice(comma + 1, end).trim();
+    end = comma < 0 ? 0 : comma;
+    if (entry === '') continue;
+    chain.push(entry);
+    if (end === 0 || !trustedHop(trust, entry, chain.length - 1)) return chain;
+    if (chain.length > MAX_PROXY_HOPS) {
+      chain.push(undefined);
+      return chain;
+    }
+  }
+  return chain;
+}
+
+function trustedHop(trust: TrustFunction, address: string | undefined, hop: number): boolean {
+  return address !== undefined && isIP(address) !== 0 && trust(address, hop);
 }
