@@ -50,9 +50,15 @@ export interface TernAppOptions extends AppRouteOptions {
   /** What Tern writes to a structured `logger`: the per-request line's level (or `false`), the level, redacted paths. */
   log?: LogOptions;
   /**
-   * The header a request id is read from (when sane: 1–128 letters, digits or `-_.:/+=@`) and
-   * echoed on; default `X-Request-Id`. Setting it (or giving a structured `logger`) makes every
-   * request carry an id; `false` never reads one from the client and echoes none.
+   * The header an incoming request id is adopted from (when sane: 1–128 letters, digits or
+   * `-_.:/+=@`) and echoed on. Unset, ids are always generated (a client never chooses one) and
+   * echoed on `X-Request-Id`; name the header your proxy sets to share its ids. Setting it (or
+   * giving a structured `logger`) makes every request carry an id; `false` generates ids and
+   * echoes none.
+   *
+   * @example
+   * // nginx in front: proxy_set_header X-Request-Id $request_id;
+   * new TernApp({ logger: pino(), requestIdHeader: 'X-Request-Id' });
    */
   requestIdHeader?: string | false;
   /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */

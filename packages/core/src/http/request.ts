@@ -16,7 +16,7 @@ import { readLeadingFields, type LeadingFields } from './multipart-leading';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
-import { requestIdFrom } from './request-id';
+import { nodeCrypto } from './node-crypto';
 
 /** The key of the Node response answering a request: a symbol, so it is no part of `TernRequest`'s type. */
 export const RAW_RESPONSE = Symbol('rawResponse');
@@ -205,15 +205,16 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   }
 
   /**
-   * The request's id: the sane value of the app's `requestIdHeader` (default `X-Request-Id`) or a
-   * generated UUID. With a logger (or `requestIdHeader` set) it is echoed on the response, carried
-   * by problem+json answers and by every log line of the request.
+   * The request's id: a generated UUID, or the sane value of the header the app named in
+   * `requestIdHeader` (never a client's choice otherwise). With a logger (or `requestIdHeader`
+   * set) it is echoed on the response, carried by problem+json answers and by every log line of
+   * the request.
    *
    * @example
    * app.get('/jobs', async (req) => ({ queued: await queue.add({ requestId: req.id }) }));
    */
   get id(): string {
-    return (this.requestId ??= requestIdFrom(this.raw.headers['x-request-id']));
+    return (this.requestId ??= nodeCrypto().randomUUID());
   }
 
   /**

@@ -68,7 +68,7 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   exceptions.isPage = (route) => pages.has(route);
   if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy, options.proxyHeaders);
   const { ids, structured, requestLine } = options.logging ?? {};
-  if (ids !== undefined || structured !== undefined) pipeline.identify = requestIdentity(ids?.header ?? 'x-request-id', structured);
+  if (ids !== undefined || structured !== undefined) pipeline.identify = requestIdentity(ids ?? { echo: 'x-request-id' }, structured);
   // The request line is one more response hook, first so it is written before the app's own.
   const hooks = requestLine ? [requestLogHook(requestLine.logger, requestLine.level), ...options.responseHooks] : options.responseHooks;
   if (hooks.length > 0) {
