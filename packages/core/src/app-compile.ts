@@ -37,6 +37,12 @@ import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { optionMistake, routeSpec } from './routing/route-options';
+import type { RateLimitOptions } from './routing/types';
+import { isMemoryStore, memoryStore } from './store/memory-store';
+import { bindSessionStores } from './middleware/session';
+import { MEMORY_STORE_MESSAGE, tellClusterPrimary } from './lifecycle/cluster-notice';
+import type { TernStore } from './store/store';
 
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
@@ -58,6 +64,8 @@ export interface AppParts extends ServingOptions {
   readonly startupHooks: StartupHook[];
   /** The app-wide controller resolver (`new TernApp({ resolve })`). */
   readonly resolveController?: ControllerResolver;
+  /** The app's `rateLimit`, checked: the default of every route. */
+  readonly rateLimit?: RateLimitOptions | false;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
   readonly checkModel: (model: Function, where: string) => void;
 }
@@ -72,6 +80,8 @@ export function appParts(options: TernAppOptions): AppParts {
   exceptions.errorPages = checkErrorPages(options.errorPages);
   return {
     trailingSlash: checkTrailingSlash(options.trailingSlash),
+    store: checkStore(options.store),
+    rateLimit: checkAppRateLimit(options.rateLimit),
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -96,12 +106,30 @@ export function controllerScan(parts: AppParts, options: RegisterControllersOpti
 
 /** The user's routes (the app's declarations, then its providers'), compiled with the app's model settings. */
 export function compileRoutes(declarations: readonly Declaration[], parts: AppParts): CompiledRoute[] {
-  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix });
+  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix, rateLimit: parts.rateLimit });
 }
 
 /** The app's model settings: what routes and controllers compile their models with. */
 function modelSettings(parts: AppParts) {
   return { modelCompiler: parts.modelCompiler, forbidUnknownProperties: parts.config.forbidUnknownProperties, checkModel: parts.checkModel };
+}
+
+/** `new TernApp({ store })`: something with the store's methods (default a fresh `memoryStore()`). */
+function checkStore(store: TernStore | undefined): TernStore {
+  if (store === undefined) return memoryStore();
+  const methods = ['increment', 'get', 'set', 'delete', 'publish', 'subscribe', 'ping', 'close'] as const;
+  if (typeof store !== 'object' || store === null || !methods.every((name) => typeof store[name] === 'function')) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ store }) expects a store such as memoryStore() or redisStore({ url }), with ${methods.join(', ')}.`);
+  }
+  return store;
+}
+
+/** `new TernApp({ rateLimit })`: checked by the route option's own row. */
+function checkAppRateLimit(rateLimit: unknown): RateLimitOptions | false | undefined {
+  if (rateLimit === undefined) return undefined;
+  const mistake = optionMistake('rateLimit', rateLimit);
+  if (mistake) throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ rateLimit }): ${mistake}`);
+  return routeSpec({ rateLimit }, 'new TernApp({ rateLimit })').rateLimit;
 }
 
 /** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */
@@ -127,9 +155,24 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
   const infos = routes.map((route) => route.info);
   const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
   const serving = assembleServing([...routes, ...internal], parts);
+  useStore(routes, parts);
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;
+}
+
+/**
+ * Hands the app's store to its `session()` middleware and, in a cluster worker whose rate limits
+ * or sessions sit in `memoryStore()`, tells the primary (which warns when it runs several workers:
+ * each would count and keep sessions on its own).
+ */
+function useStore(routes: readonly CompiledRoute[], parts: AppParts): void {
+  const middleware = new Set([...parts.appMiddleware, ...routes.flatMap((route) => route.middleware)]);
+  const sessions = bindSessionStores(middleware, { store: parts.store, report: (what, err) => parts.exceptions.reportFailure(what, err) });
+  const limited = routes.filter((route) => route.spec.rateLimit).length;
+  if (!isMemoryStore(parts.store) || (!sessions && limited === 0)) return;
+  const uses = [...(limited > 0 ? [`rateLimit on ${limited} route(s)`] : []), ...(sessions ? ['session()'] : [])];
+  tellClusterPrimary({ type: MEMORY_STORE_MESSAGE, pid: process.pid, uses });
 }
 
 /**

@@ -7,6 +7,8 @@ import type { ErrorLogger } from './pipeline/exceptions';
 import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
 import type { ModelCompiler } from './validation/model-compiler';
+import type { RateLimitOptions } from './routing/types';
+import type { TernStore } from './store/store';
 
 export interface TernAppOptions {
   config?: MakeConfig;
@@ -91,6 +93,23 @@ export interface TernAppOptions {
    * new TernApp({ trailingSlash: 'redirect' }); // GET /about/?x=1 → 308 Location: /about?x=1
    */
   trailingSlash?: TrailingSlash;
+  /**
+   * Where rate-limit counters and sessions live: `memoryStore()` (default: this process only) or
+   * `redisStore({ url })`, shared by every worker and machine using the same Redis. `app.close()`
+   * closes it. See docs/store.md.
+   *
+   * @example
+   * new TernApp({ store: redisStore({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }) });
+   */
+  store?: TernStore;
+  /**
+   * The `rateLimit` of every route that sets none (routers, groups and controllers may set their
+   * own); each route counts on its own. See docs/rate-limiting.md.
+   *
+   * @example
+   * new TernApp({ rateLimit: { limit: 300, window: 60_000 } }); // 300 requests a minute per client and route
+   */
+  rateLimit?: RateLimitOptions | false;
 }
 
 /** Options of `registerControllers`. */

@@ -42,6 +42,7 @@ export type {
   ResponseSchema,
   ResponseShape,
   RouteOptions,
+  RateLimitOptions,
   SecurityRequirement,
 } from './routing';
 export {
@@ -85,6 +86,13 @@ export { serveStatic } from './middleware/serve-static';
 export { csrf } from './middleware/csrf';
 export type { CsrfOptions } from './middleware/csrf';
 export type { FlashMessage } from './http/flash';
+export { memoryStore, redisStore } from './store';
+export type { TernStore, RedisStoreOptions } from './store';
+export { session } from './middleware/session';
+export type { SessionOptions } from './middleware/session';
+export type { Session } from './http/session';
+export { MEMORY_STORE_MESSAGE } from './lifecycle/cluster-notice';
+export type { MemoryStoreNotice } from './lifecycle/cluster-notice';
 export type { ErrorPages } from './pipeline/error-pages';
 export type { TrailingSlash } from './pipeline/trailing-slash';
 export type { FormErrorContext } from './pipeline/form-template';

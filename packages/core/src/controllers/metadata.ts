@@ -4,7 +4,7 @@
  * serving requests.
  */
 import 'reflect-metadata';
-import type { Middleware, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import type { Middleware, RateLimitOptions, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 
 /** `@Controller(prefix, options)` options. */
 export interface ControllerOptions {
@@ -29,6 +29,8 @@ export interface ControllerOptions {
   bodyLimit?: number;
   /** Largest multipart body of each route in bytes, unless the route sets its own (default: the app's `multipartLimit`). */
   multipartLimit?: number;
+  /** The `rateLimit` of each route that sets none (each route counts on its own); see docs/rate-limiting.md. */
+  rateLimit?: RateLimitOptions | false;
 }
 
 /** What `@Controller` records on the class. */

@@ -319,6 +319,7 @@ function buildRoute(input: RouteInput): AnyRoutes {
   options.responseFiltering ??= input.controller.responseFiltering;
   options.bodyLimit ??= input.controller.bodyLimit;
   options.multipartLimit ??= input.controller.multipartLimit;
+  options.rateLimit ??= input.controller.rateLimit;
 
   const definition = definedOnly(options) as RouteDefinition;
   definition.declaredIn = where;

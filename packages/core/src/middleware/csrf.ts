@@ -3,13 +3,16 @@
  * random token, signed with the app's secret, lives in a `SameSite=Lax`, `HttpOnly` cookie; the
  * site's own pages put the same token in their forms (`{{ csrfField() }}`) or send it in a
  * header. An unsafe request passes only when the two agree and the signature holds, and never
- * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`).
+ * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`). Behind
+ * `session()`, the token lives in the visitor's session instead (synchronizer token): a token
+ * is good for that session only, so an attacker's own cookie-and-token pair is worthless.
  */
 import { nodeCrypto } from '../http/node-crypto';
 import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import { FORM_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
 import type { TernRequest } from '../http/request';
+import { SESSION } from '../http/session';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
 
@@ -56,6 +59,8 @@ export function csrf(options: CsrfOptions = {}): Middleware {
     throw new TernTypeError('TERN_INVALID_ARGUMENT', 'csrf(options): secret must be a string of at least 16 characters.');
   }
   const ignore = options.ignore;
+  // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
+  const mustCheck = (req: TernRequest) => req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignore?.(req);
   const keys = new Map<string | undefined, Buffer>();
   const keyFor = (req: TernRequest) => {
     const secret = options.secret ?? req.signingSecret;
@@ -65,12 +70,24 @@ export function csrf(options: CsrfOptions = {}): Middleware {
   };
 
   return async (req, res, next) => {
+    const session = req[SESSION];
+    if (session !== undefined) {
+      if (mustCheck(req)) {
+        if (comesFromAnotherSite(req)) throw refused('the request was sent from another site');
+        const expected = session.csrfToken(false);
+        const sent = req.headers.get(headerName) ?? (await tokenInBody(req, fieldName));
+        if (expected === undefined || sent === undefined || !sameText(sent, expected)) throw refused('the CSRF token is missing or is not this session\'s; load the form again');
+      }
+      // Made (and stored in the session) only when a page asks for it: JSON routes create no session.
+      Object.defineProperty(res.locals, 'csrfToken', { get: () => session.csrfToken(true), enumerable: true, configurable: true });
+      res.locals.csrfFieldName = fieldName;
+      return next();
+    }
     const key = keyFor(req);
     const cookieName = req.protocol === 'https' ? '__Host-tern_csrf' : 'tern_csrf';
     const cookie = req.cookies.get(cookieName);
     const valid = cookie !== undefined && unsign(key, cookie) !== undefined ? cookie : undefined;
-    // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
-    if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignore?.(req)) {
+    if (mustCheck(req)) {
       if (comesFromAnotherSite(req)) throw refused('the request was sent from another site');
       if (valid === undefined) throw refused('the CSRF cookie is missing or invalid; load the form again');
       const sent = req.headers.get(headerName) ?? (await tokenInBody(req, fieldName));

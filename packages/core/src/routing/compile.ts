@@ -14,7 +14,7 @@ import { Router } from './router';
 import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
 import { routeSpec, type RouteSpec } from './route-options';
-import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
+import type { Handler, Middleware, MiddlewareEntry, NodeListener, RateLimitOptions } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
 
@@ -51,6 +51,8 @@ interface Scope {
   tags: string[];
   names: string[];
   excludeFromSchema: boolean;
+  /** The nearest container's `rateLimit` (the app's at the root), for routes that set none. */
+  rateLimit?: RateLimitOptions | false;
   trail: Set<Router | Group>;
 }
 
@@ -65,6 +67,8 @@ export interface CompileOptions {
   checkModel?: (model: Function, where: string) => void;
   /** The app's global prefix (`new TernApp({ prefix })`): the outermost prefix of every route. */
   prefix?: string;
+  /** The app's `rateLimit` (`new TernApp({ rateLimit })`), checked: routes without one inherit it. */
+  rateLimit?: RateLimitOptions | false;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -72,7 +76,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 /** Flattens the declaration tree into compiled routes, composing prefixes, tags, names and middleware. */
 export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions = {}): CompiledRoute[] {
   const out: CompiledRoute[] = [];
-  const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
+  const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], middleware: [], tags: [], names: [], excludeFromSchema: false, rateLimit: options.rateLimit, trail: new Set() };
   walk(declarations, root, options, out, new Map());
   return out;
 }
@@ -107,6 +111,7 @@ function enterContainer(container: Router | Group, scope: Scope): Scope {
       tags: [...scope.tags, ...container.tags],
       names: container.name ? [...scope.names, container.name] : scope.names,
       excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+      rateLimit: container.rateLimit ?? scope.rateLimit,
       trail,
     };
   }
@@ -115,6 +120,7 @@ function enterContainer(container: Router | Group, scope: Scope): Scope {
     prefixes: [...scope.prefixes, container.path],
     middleware: [...scope.middleware, ...container.middleware.map((entry) => resolveEntry(entry, container.path))],
     excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+    rateLimit: container.rateLimit ?? scope.rateLimit,
     trail,
   };
 }
@@ -136,7 +142,9 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   const rawPath = joinPaths(scope.prefixes, route.path);
   const methods = Array.isArray(route.methods) ? (route.methods.length === 1 ? route.methods[0] : route.methods.join(',')) : route.methods == null ? '' : String(route.methods);
   const source = `${methods === '' ? rawPath : `${methods} ${rawPath}`}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
-  const o = routeSpec(declared, `Route ${source}`, route.methods);
+  const own = routeSpec(declared, `Route ${source}`, route.methods);
+  // A container's limit (checked by its own constructor) applies where the route sets none.
+  const o = own.rateLimit === undefined && scope.rateLimit !== undefined ? Object.freeze({ ...own, rateLimit: scope.rateLimit }) : own;
   const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);

@@ -1,5 +1,5 @@
 import type { AnyRoutes } from './routes';
-import type { MiddlewareEntry, NodeListener } from './types';
+import type { MiddlewareEntry, NodeListener, RateLimitOptions } from './types';
 import { TernError, TernTypeError } from '../errors';
 import { optionMistake } from './route-options';
 
@@ -11,6 +11,8 @@ export interface GroupOptions {
   app?: NodeListener;
   /** Hides every route inside from the OpenAPI document. */
   excludeFromSchema?: boolean;
+  /** The `rateLimit` of every route inside that sets none (each route counts on its own). */
+  rateLimit?: RateLimitOptions | false;
 }
 
 /**
@@ -31,18 +33,22 @@ export class Group {
   readonly middleware: MiddlewareEntry[];
   readonly app?: NodeListener;
   readonly excludeFromSchema: boolean;
+  readonly rateLimit?: RateLimitOptions | false;
 
   constructor(options: GroupOptions) {
     if (typeof options?.path !== 'string') throw new TernTypeError('TERN_INVALID_ARGUMENT', 'Group needs a string path.');
     if (options.app !== undefined && typeof options.app !== 'function') {
       throw new TernTypeError('TERN_INVALID_ARGUMENT', `Group '${options.path}': app must be a Node request listener function.`);
     }
-    const mistake = options.excludeFromSchema === undefined ? undefined : optionMistake('excludeFromSchema', options.excludeFromSchema);
+    const mistake =
+      (options.excludeFromSchema === undefined ? undefined : optionMistake('excludeFromSchema', options.excludeFromSchema)) ??
+      (options.rateLimit === undefined ? undefined : optionMistake('rateLimit', options.rateLimit));
     if (mistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Group '${options.path}': ${mistake}`);
     this.path = options.path;
     this.routes = options.routes ?? [];
     this.middleware = options.middleware ?? [];
     this.app = options.app;
     this.excludeFromSchema = options.excludeFromSchema ?? false;
+    this.rateLimit = options.rateLimit;
   }
 }

@@ -2,7 +2,7 @@ import { TernError } from '../errors';
 import { RouteDeclarer } from './declarer';
 import { optionMistake, type RouteOptionName } from './route-options';
 import type { AnyRoutes } from './routes';
-import type { Middleware } from './types';
+import type { Middleware, RateLimitOptions } from './types';
 
 export interface RouterOptions {
   /** Prefix of every route inside; composes with the prefixes of the containers it is mounted in. */
@@ -15,11 +15,13 @@ export interface RouterOptions {
   name?: string;
   /** Runs for every route inside, before the routes' own middleware. */
   middleware?: Middleware[];
+  /** The `rateLimit` of every route inside that sets none (each route counts on its own). */
+  rateLimit?: RateLimitOptions | false;
 }
 
 /** What a router's options are: its own, and route options its routes inherit, checked by their table rows. */
 const ROUTER_OPTIONS: Record<keyof RouterOptions, 'own' | 'route'> = {
-  prefix: 'own', routes: 'own', tags: 'route', excludeFromSchema: 'route', name: 'route', middleware: 'route',
+  prefix: 'own', routes: 'own', tags: 'route', excludeFromSchema: 'route', name: 'route', middleware: 'route', rateLimit: 'route',
 };
 
 /**
@@ -39,6 +41,7 @@ export class Router extends RouteDeclarer {
   readonly excludeFromSchema: boolean;
   readonly name?: string;
   readonly middleware: Middleware[];
+  readonly rateLimit?: RateLimitOptions | false;
 
   constructor(options: RouterOptions = {}) {
     super();
@@ -52,6 +55,7 @@ export class Router extends RouteDeclarer {
     this.excludeFromSchema = options.excludeFromSchema ?? false;
     this.name = options.name;
     this.middleware = options.middleware ?? [];
+    this.rateLimit = options.rateLimit;
     for (const route of options.routes ?? []) this.addRoute(route);
   }
 }

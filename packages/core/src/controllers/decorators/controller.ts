@@ -5,7 +5,7 @@ import { misuse } from './targets';
 /** The options `@Controller` takes, each a route option its routes inherit or compose with. */
 const OPTIONS: Record<keyof ControllerOptions, true> = {
   tags: true, middleware: true, security: true, name: true, excludeFromSchema: true, forbidUnknownProperties: true,
-  responseFiltering: true, bodyLimit: true, multipartLimit: true,
+  responseFiltering: true, bodyLimit: true, multipartLimit: true, rateLimit: true,
 };
 
 /**

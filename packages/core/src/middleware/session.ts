@@ -1,0 +1,274 @@
+/**
+ * `session()`: server-side sessions. The data lives in the app's store (memory, or Redis shared
+ * by every worker) under a random id; the cookie carries only that id, signed. A session is
+ * saved only when its data changed (or, for rolling expiry, when a tenth of `maxAge` passed since
+ * it was last written), so reading one costs one store `get` and writes nothing.
+ */
+import { TernTypeError } from '../errors';
+import type { FlashMessage } from '../http/flash';
+import { nodeCrypto } from '../http/node-crypto';
+import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
+import { SESSION, type SessionState } from '../http/session';
+import { sign, signingKey, unsign } from '../http/signing';
+import type { Middleware } from '../routing/types';
+import { storeFailures } from '../store/failures';
+import type { TernStore } from '../store/store';
+
+/**
+ * Options of `session()`.
+ *
+ * @example
+ * const options: SessionOptions = { secret: process.env.SESSION_SECRET as string, maxAge: 7 * 24 * 3_600_000 };
+ */
+export interface SessionOptions {
+  /** Signs the session cookie: at least 32 characters, kept out of the source (an environment variable). */
+  secret: string;
+  /** Milliseconds a session lives after its last use (rolling); default one day. */
+  maxAge?: number;
+  /** The cookie's name (default `tern_session`); over HTTPS it gets the `__Host-` prefix. */
+  cookieName?: string;
+}
+
+/** What the app gives a `session()` middleware when it starts: its store and its logger. */
+interface Binding {
+  store: TernStore;
+  report: (what: string, err: unknown) => void;
+}
+
+/** Each `session()` middleware and how to hand it the app's store (`bindSessionStores`). */
+const sessionMiddleware = new WeakMap<Middleware, (binding: Binding) => void>();
+
+/**
+ * Gives every `session()` middleware among `middleware` the app's store; called once, in
+ * `ready()`. Answers whether there was one (the cluster warning wants to know).
+ */
+export function bindSessionStores(middleware: Iterable<Middleware>, binding: Binding): boolean {
+  let found = false;
+  for (const fn of middleware) {
+    const bind = sessionMiddleware.get(fn);
+    if (bind) {
+      bind(binding);
+      found = true;
+    }
+  }
+  return found;
+}
+
+const DAY_MS = 86_400_000;
+/** What a stored session holds: data, flash messages waiting for the next page, the CSRF token, when it was written. */
+interface StoredSession {
+  d: { [key: string]: unknown };
+  f?: FlashMessage[];
+  c?: string;
+  t: number;
+}
+
+/**
+ * Middleware giving every request `req.session` (see `Session`): its data in the app's store
+ * (`new TernApp({ store })`), the cookie (`HttpOnly`, `SameSite=Lax`, and `Secure` with the
+ * `__Host-` prefix over HTTPS) holding only the signed id. A tampered, unknown or expired id
+ * starts an empty session; an empty session sets no cookie and writes nothing. With a session,
+ * `res.flash()` messages wait in it rather than in a cookie, and `csrf()` ties its token to it.
+ * If the store fails, the request is answered 503 `TERN_STORE_UNAVAILABLE`.
+ *
+ * @example
+ * app.addMiddleware(session({ secret: process.env.SESSION_SECRET as string }));
+ * app.post('/login', async (req, res) => {
+ *   await req.session.regenerate();
+ *   req.session.set('userId', 7);
+ *   return res.redirect('/');
+ * });
+ */
+export function session(options: SessionOptions): Middleware {
+  if (typeof options !== 'object' || options === null || typeof options.secret !== 'string' || options.secret.length < 32) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'session({ secret }): secret must be a string of at least 32 characters (keep it in an environment variable).');
+  }
+  const maxAge = options.maxAge ?? DAY_MS;
+  if (!Number.isSafeInteger(maxAge) || maxAge < 1000) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'session({ maxAge }): maxAge must be a whole number of milliseconds, at least 1000.');
+  }
+  const baseName = options.cookieName ?? 'tern_session';
+  if (typeof baseName !== 'string' || !/^[\w!#$%&'*+.^`|~-]+$/.test(baseName)) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'session({ cookieName }): cookieName must be a non-empty cookie name (letters, digits, _ or -).');
+  }
+  const key = signingKey(options.secret, 'session');
+  let binding: Binding | undefined;
+  let failures: ReturnType<typeof storeFailures> | undefined;
+
+  const middleware: Middleware = async (req, res, next) => {
+    if (binding === undefined || failures === undefined) {
+      throw new TypeError('session() runs only as middleware of a TernApp (app.addMiddleware, or a route, router, group or controller middleware list): that is how it finds the app\'s store.');
+    }
+    const { store } = binding;
+    const fail = failures;
+    const https = req.protocol === 'https';
+    const cookieName = https ? `__Host-${baseName}` : baseName;
+    const sent = req.cookies.get(cookieName);
+    const sentId = sent === undefined ? undefined : unsign(key, sent);
+    let stored: StoredSession | undefined;
+    if (sentId !== undefined) {
+      try {
+        stored = parseRecord(await store.get(storeKey(sentId)));
+      } catch (err) {
+        throw fail.failed(err);
+      }
+    }
+    const state = new SessionData(store, stored ? (sentId as string) : newId(), stored);
+    req[SESSION] = state;
+    let response: TernResponse;
+    try {
+      response = await next();
+    } catch (err) {
+      await save(state, req, res, cookieName, https, sent !== undefined).catch((saveError: unknown) => fail.failed(saveError));
+      throw err;
+    }
+    try {
+      await save(state, req, response, cookieName, https, sent !== undefined);
+    } catch (err) {
+      throw fail.failed(err);
+    }
+    return response;
+  };
+
+  /** Writes what changed back to the store and sets (or clears) the cookie. */
+  const save = async (state: SessionData, req: TernRequest, res: TernResponse, cookieName: string, https: boolean, hadCookie: boolean) => {
+    state.settleFlashes(req, res);
+    const cookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: https };
+    if (state.isEmpty()) {
+      if (state.stored) await state.store.delete(storeKey(state.id));
+      if (hadCookie) res.setCookie(cookieName, '', { ...cookie, maxAge: 0 });
+      return;
+    }
+    const now = Date.now();
+    const due = state.stored === undefined || now - state.stored.t > maxAge / 10;
+    if (!state.changed && !due) return;
+    await state.store.set(storeKey(state.id), state.serialise(now), maxAge);
+    res.setCookie(cookieName, sign(key, state.id), { ...cookie, maxAge: Math.floor(maxAge / 1000) });
+  };
+
+  sessionMiddleware.set(middleware, (given) => {
+    binding = given;
+    failures = storeFailures('session', given.report);
+  });
+  return middleware;
+}
+
+const storeKey = (id: string) => `sess:${id}`;
+const newId = () => nodeCrypto().randomBytes(32).toString('base64url');
+
+function parseRecord(text: string | undefined): StoredSession | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<StoredSession>;
+    if (typeof parsed !== 'object' || parsed === null || typeof parsed.d !== 'object' || parsed.d === null || typeof parsed.t !== 'number') return undefined;
+    return parsed as StoredSession;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One request's session: what was loaded, what changed. */
+class SessionData implements SessionState {
+  private readonly data: Map<string, unknown>;
+  private flashes: FlashMessage[];
+  private flashesTaken = false;
+  private csrf?: string;
+  changed = false;
+
+  constructor(
+    readonly store: TernStore,
+    private currentId: string,
+    /** The record loaded for this id, or undefined for a new session. */
+    public stored: StoredSession | undefined,
+  ) {
+    this.data = new Map(stored ? Object.entries(stored.d) : []);
+    this.flashes = stored?.f ?? [];
+    this.csrf = stored?.c;
+  }
+
+  get id(): string {
+    return this.currentId;
+  }
+
+  get<T = unknown>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    if (value === undefined) return this.delete(key);
+    this.data.set(key, value);
+    this.changed = true;
+  }
+
+  delete(key: string): void {
+    if (this.data.delete(key)) this.changed = true;
+  }
+
+  async regenerate(): Promise<void> {
+    const old = this.currentId;
+    this.currentId = newId();
+    // A token handed out before sign-in is not valid after it.
+    this.csrf = undefined;
+    this.changed = true;
+    if (this.stored) {
+      this.stored = undefined;
+      await this.store.delete(storeKey(old));
+    }
+  }
+
+  async destroy(): Promise<void> {
+    const old = this.currentId;
+    const wasStored = this.stored !== undefined;
+    this.data.clear();
+    this.flashes = [];
+    this.csrf = undefined;
+    this.currentId = newId();
+    this.stored = undefined;
+    this.changed = false;
+    if (wasStored) await this.store.delete(storeKey(old));
+  }
+
+  takeFlashes(): { messages: FlashMessage[]; hadCookie: boolean } {
+    this.flashesTaken = true;
+    return { messages: this.flashes.map((m) => Object.freeze({ type: m.type, message: m.message })), hadCookie: false };
+  }
+
+  csrfToken(create: true): string;
+  csrfToken(create: boolean): string | undefined;
+  csrfToken(create: boolean): string | undefined {
+    if (this.csrf === undefined && create) {
+      this.csrf = nodeCrypto().randomBytes(24).toString('base64url');
+      this.changed = true;
+    }
+    return this.csrf;
+  }
+
+  /** Moves the messages this answer queued into the session, and drops the ones this request read. */
+  settleFlashes(req: TernRequest, res: TernResponse): void {
+    const queued = res.flashOut;
+    const read = this.flashesTaken && req.flashState !== undefined;
+    if (read && this.flashes.length > 0) {
+      this.flashes = [];
+      this.changed = true;
+    }
+    if (queued !== undefined && queued.length > 0) {
+      this.flashes = [...this.flashes, ...queued];
+      this.changed = true;
+      // Nothing for the pipeline to put in a cookie: they wait in the session.
+      res.flashOut = undefined;
+    }
+  }
+
+  isEmpty(): boolean {
+    return this.data.size === 0 && this.flashes.length === 0 && this.csrf === undefined;
+  }
+
+  serialise(now: number): string {
+    const record: StoredSession = { d: Object.fromEntries(this.data), t: now };
+    if (this.flashes.length > 0) record.f = this.flashes;
+    if (this.csrf !== undefined) record.c = this.csrf;
+    this.stored = record;
+    return JSON.stringify(record);
+  }
+}
