@@ -171,7 +171,8 @@ function loadIoredis(): new (url: string, options: RedisOptions) => RedisClient 
 
 /** `QUIT` when Redis answers; a client that cannot reach it is cut instead of waiting for it. */
 async function quit(redis: RedisClient, timeoutMs: number): Promise<void> {
-  if (redis.status === 'wait' || redis.status === 'end') return redis.disconnect();
+  // Not connected (never used, or Redis unreachable): nothing to say goodbye to.
+  if (redis.status !== 'ready') return redis.disconnect();
   let timer: NodeJS.Timeout | undefined;
   const cut = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);
