@@ -132,3 +132,21 @@ describe('redisStore when Redis cannot be reached', () => {
     expect(() => redisStore({ url: 'http://localhost:6379' })).toThrow(/redis:\/\/ or rediss:\/\//);
   });
 });
+
+describe.each(stores)('%s subscriptions', (_name, make) => {
+  it('makes two subscribers that arrive together both live before either resolves', async () => {
+    const store = make();
+    try {
+      const heard: string[] = [];
+      const [offA, offB] = await Promise.all([store.subscribe('both', (m) => heard.push(`a:${m}`)), store.subscribe('both', (m) => heard.push(`b:${m}`))]);
+      await store.publish('both', 'x');
+      const deadline = Date.now() + 3000;
+      while (heard.length < 2 && Date.now() < deadline) await sleep(10);
+      expect(heard.sort()).toEqual(['a:x', 'b:x']);
+      await offA();
+      await offB();
+    } finally {
+      await store.close();
+    }
+  });
+});

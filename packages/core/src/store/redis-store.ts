@@ -71,6 +71,8 @@ export function redisStore(options: RedisStoreOptions): TernStore {
   let subscriber: RedisClient | undefined;
   let closed = false;
   const listeners = new Map<string, Set<(message: string) => void>>();
+  /** Channels with a SUBSCRIBE sent: resolves once Redis confirmed it. */
+  const subscribed = new Map<string, Promise<void>>();
 
   const watch = (redis: RedisClient, role: string) => {
     let down = false;
@@ -135,17 +137,22 @@ export function redisStore(options: RedisStoreOptions): TernStore {
         let set = listeners.get(name);
         if (!set) listeners.set(name, (set = new Set()));
         set.add(own);
+        // One SUBSCRIBE per channel; a second subscriber arriving meanwhile waits for the same one.
+        let live = subscribed.get(name);
+        if (!live) subscribed.set(name, (live = subscriptions().subscribe(name).then(() => undefined)));
         try {
-          if (set.size === 1) await subscriptions().subscribe(name);
+          await live;
         } catch (err) {
+          if (subscribed.get(name) === live) subscribed.delete(name);
           set.delete(own);
-          if (set.size === 0) listeners.delete(name);
+          if (set.size === 0 && listeners.get(name) === set) listeners.delete(name);
           throw err;
         }
         return async () => {
           set.delete(own);
           if (set.size > 0 || listeners.get(name) !== set) return;
           listeners.delete(name);
+          subscribed.delete(name);
           if (subscriber && !closed) await run('UNSUBSCRIBE', () => (subscriber as RedisClient).unsubscribe(name));
         };
       }),
@@ -154,6 +161,7 @@ export function redisStore(options: RedisStoreOptions): TernStore {
       if (closed) return;
       closed = true;
       listeners.clear();
+      subscribed.clear();
       await Promise.all([client, subscriber].map((redis) => redis && quit(redis, timeoutMs)));
     },
   };
