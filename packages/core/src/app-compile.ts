@@ -30,15 +30,14 @@ import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
-import type { Declaration } from './routing/declarer';
+import type { Declaration } from './routing/router';
 import { describeFallbacks, type RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
-import type { RegisterControllersOptions, TernAppOptions } from './app-options';
-import { optionMistake, routeSpec } from './routing/route-options';
-import type { RateLimitOptions } from './routing/types';
+import { checkAppOptions, type RegisterControllersOptions, type TernAppOptions } from './app-options';
+import type { InheritedRouteOptions } from './routing/types';
 import { isMemoryStore, memoryStore } from './store/memory-store';
 import { bindSessionStores } from './middleware/session';
 import { MEMORY_STORE_MESSAGE, tellClusterPrimary } from './lifecycle/cluster-notice';
@@ -64,14 +63,15 @@ export interface AppParts extends ServingOptions {
   readonly startupHooks: StartupHook[];
   /** The app-wide controller resolver (`new TernApp({ resolve })`). */
   readonly resolveController?: ControllerResolver;
-  /** The app's `rateLimit`, checked: the default of every route. */
-  readonly rateLimit?: RateLimitOptions | false;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
   readonly checkModel: (model: Function, where: string) => void;
+  /** The route options the app gives every route of its own (`new TernApp({ security })`), checked. */
+  readonly routeOptions: Readonly<InheritedRouteOptions>;
 }
 
 /** Checks and normalises the app's options (a bad one throws from `new TernApp()`). */
 export function appParts(options: TernAppOptions): AppParts {
+  const routeOptions = checkAppOptions(options);
   const config = options.config ?? new MakeConfig();
   const openapiConfig = new OpenAPIConfig(options.openapi);
   const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
@@ -81,7 +81,6 @@ export function appParts(options: TernAppOptions): AppParts {
   return {
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     store: checkStore(options.store),
-    rateLimit: checkAppRateLimit(options.rateLimit),
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -92,6 +91,7 @@ export function appParts(options: TernAppOptions): AppParts {
     proxyHeaders: checkProxyHeaders(options.proxyHeaders),
     resolveController: options.resolve,
     checkModel: modelRulesCheck({ compiler: modelCompiler, strict: config.strictModels, warn: (message) => exceptions.note(message) }),
+    routeOptions,
     appMiddleware: [],
     responseHooks: [],
     readyHooks: [],
@@ -106,7 +106,7 @@ export function controllerScan(parts: AppParts, options: RegisterControllersOpti
 
 /** The user's routes (the app's declarations, then its providers'), compiled with the app's model settings. */
 export function compileRoutes(declarations: readonly Declaration[], parts: AppParts): CompiledRoute[] {
-  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix, rateLimit: parts.rateLimit });
+  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix, inherited: parts.routeOptions });
 }
 
 /** The app's model settings: what routes and controllers compile their models with. */
@@ -122,14 +122,6 @@ function checkStore(store: TernStore | undefined): TernStore {
     throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ store }) expects a store such as memoryStore() or redisStore({ url }), with ${methods.join(', ')}.`);
   }
   return store;
-}
-
-/** `new TernApp({ rateLimit })`: checked by the route option's own row. */
-function checkAppRateLimit(rateLimit: unknown): RateLimitOptions | false | undefined {
-  if (rateLimit === undefined) return undefined;
-  const mistake = optionMistake('rateLimit', rateLimit);
-  if (mistake) throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ rateLimit }): ${mistake}`);
-  return routeSpec({ rateLimit }, 'new TernApp({ rateLimit })').rateLimit;
 }
 
 /** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */

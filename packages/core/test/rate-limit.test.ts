@@ -178,7 +178,7 @@ describe('rateLimit', () => {
     });
 
     it('refuses a bad one on the app, a router, a group and a controller when declared', () => {
-      expect(() => new TernApp({ rateLimit: { limit: -1, window: 60_000 } })).toThrow(/new TernApp\({ rateLimit }\): rateLimit.limit/);
+      expect(() => new TernApp({ rateLimit: { limit: -1, window: 60_000 } })).toThrow(/new TernApp\(options\): rateLimit.limit/);
       expect(() => new Router({ prefix: '/r', rateLimit: { limit: 1 } as never })).toThrow(/Router '\/r': rateLimit.window/);
       expect(() => new Group({ path: '/g', rateLimit: 'lots' as never })).toThrow(/Group '\/g': rateLimit must be false or/);
       expect(() => Controller('/c', { rateLimit: { limit: 1, window: 5 } })).toThrow(/@Controller\('\/c'\): rateLimit.window/);

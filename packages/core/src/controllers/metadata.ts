@@ -4,10 +4,14 @@
  * serving requests.
  */
 import 'reflect-metadata';
-import type { Middleware, RateLimitOptions, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import type { InheritedRouteOptions, Middleware, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 
-/** `@Controller(prefix, options)` options. */
-export interface ControllerOptions {
+/**
+ * `@Controller(prefix, options)` options: its `name`, and the route options every route of the
+ * controller inherits (`InheritedRouteOptions`), combined with each route's own by the route
+ * options table's rules, as a `Router`'s are.
+ */
+export interface ControllerOptions extends InheritedRouteOptions {
   /** Tags put before each route's own tags in the OpenAPI document. */
   tags?: string[];
   /** Runs for every route of the controller, before the routes' own middleware. */
@@ -29,8 +33,6 @@ export interface ControllerOptions {
   bodyLimit?: number;
   /** Largest multipart body of each route in bytes, unless the route sets its own (default: the app's `multipartLimit`). */
   multipartLimit?: number;
-  /** The `rateLimit` of each route that sets none (each route counts on its own); see docs/rate-limiting.md. */
-  rateLimit?: RateLimitOptions | false;
 }
 
 /** What `@Controller` records on the class. */
