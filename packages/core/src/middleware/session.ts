@@ -12,7 +12,7 @@ import type { TernResponse } from '../http/response';
 import { SESSION, type SessionState } from '../http/session';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
-import { storeFailures } from '../store/failures';
+import { storeFailures, type StoreFailures } from '../store/failures';
 import type { TernStore } from '../store/store';
 
 /**
@@ -56,6 +56,8 @@ export function bindSessionStores(middleware: Iterable<Middleware>, binding: Bin
 }
 
 const DAY_MS = 86_400_000;
+/** Signed cookie values whose signature was checked, kept to skip the HMAC next time (cleared when full). */
+const VERIFIED_CACHE = 10_000;
 /** What a stored session holds: data, flash messages waiting for the next page, the CSRF token, when it was written. */
 interface StoredSession {
   d: { [key: string]: unknown };
@@ -94,57 +96,95 @@ export function session(options: SessionOptions): Middleware {
   }
   const key = signingKey(options.secret, 'session');
   let binding: Binding | undefined;
-  let failures: ReturnType<typeof storeFailures> | undefined;
+  let failures: StoreFailures | undefined;
 
-  const middleware: Middleware = async (req, res, next) => {
-    if (binding === undefined || failures === undefined) {
-      throw new TypeError('session() runs only as middleware of a TernApp (app.addMiddleware, or a route, router, group or controller middleware list): that is how it finds the app\'s store.');
-    }
-    const { store } = binding;
-    const fail = failures;
-    const https = req.protocol === 'https';
-    const cookieName = https ? `__Host-${baseName}` : baseName;
-    const sent = req.cookies.get(cookieName);
-    const sentId = sent === undefined ? undefined : unsign(key, sent);
-    let stored: StoredSession | undefined;
-    if (sentId !== undefined) {
-      try {
-        stored = parseRecord(await store.get(storeKey(sentId)));
-      } catch (err) {
-        throw fail.failed(err);
-      }
-    }
-    const state = new SessionData(store, stored ? (sentId as string) : newId(), stored);
-    req[SESSION] = state;
-    let response: TernResponse;
-    try {
-      response = await next();
-    } catch (err) {
-      await save(state, req, res, cookieName, https, sent !== undefined).catch((saveError: unknown) => fail.failed(saveError));
-      throw err;
-    }
-    try {
-      await save(state, req, response, cookieName, https, sent !== undefined);
-    } catch (err) {
-      throw fail.failed(err);
-    }
-    return response;
+  const hostCookieName = `__Host-${baseName}`;
+  // Checking a signature is an HMAC; a returning visitor sends the same cookie many times.
+  const verified = new Map<string, string>();
+  const verify = (signed: string): string | undefined => {
+    const known = verified.get(signed);
+    if (known !== undefined) return known;
+    const id = unsign(key, signed);
+    if (id === undefined) return undefined;
+    if (verified.size >= VERIFIED_CACHE) verified.clear();
+    verified.set(signed, id);
+    return id;
   };
 
-  /** Writes what changed back to the store and sets (or clears) the cookie. */
-  const save = async (state: SessionData, req: TernRequest, res: TernResponse, cookieName: string, https: boolean, hadCookie: boolean) => {
+  // Promise chains rather than an async function: a request that reads its session and changes
+  // nothing pays one store read and no extra awaits.
+  const middleware: Middleware = (req, res, next) => {
+    const bound = binding;
+    if (bound === undefined) {
+      return Promise.reject(
+        new TypeError("session() runs only as middleware of a TernApp (app.addMiddleware, or a route, router, group or controller middleware list): that is how it finds the app's store."),
+      );
+    }
+    const https = req.protocol === 'https';
+    const cookieName = https ? hostCookieName : baseName;
+    const sent = req.cookies.get(cookieName);
+    const sentId = sent === undefined ? undefined : verify(sent);
+    if (sentId === undefined) return run(req, res, next, new SessionData(bound.store, undefined, undefined), cookieName, https, sent !== undefined);
+    return bound.store.get(storeKey(sentId)).then(
+      (text) => {
+        const stored = parseRecord(text);
+        // An unknown or expired id is never adopted: the new session gets an id of its own.
+        return run(req, res, next, new SessionData(bound.store, stored ? sentId : undefined, stored), cookieName, https, true);
+      },
+      (err: unknown) => {
+        throw (failures as StoreFailures).failed(err);
+      },
+    );
+  };
+
+  /** Runs the rest of the chain with the session, then saves what changed (after a failure too). */
+  const run = (req: TernRequest, res: TernResponse, next: () => Promise<TernResponse>, state: SessionData, cookieName: string, https: boolean, hadCookie: boolean) => {
+    req[SESSION] = state;
+    const fail = failures as StoreFailures;
+    return next().then(
+      (response) => {
+        const saving = save(state, req, response, cookieName, https, hadCookie);
+        return saving === undefined
+          ? response
+          : saving.then(
+              () => response,
+              (err: unknown) => {
+                throw fail.failed(err);
+              },
+            );
+      },
+      (err: unknown) => {
+        const saving = save(state, req, res, cookieName, https, hadCookie);
+        if (saving === undefined) throw err;
+        return saving.then(
+          () => {
+            throw err;
+          },
+          (saveError: unknown) => {
+            fail.failed(saveError);
+            throw err;
+          },
+        );
+      },
+    );
+  };
+
+  /**
+   * Writes what changed back to the store and sets (or clears) the cookie: `undefined` when there
+   * is nothing to write (the common case: a session read, not changed, written recently).
+   */
+  const save = (state: SessionData, req: TernRequest, res: TernResponse, cookieName: string, https: boolean, hadCookie: boolean): Promise<void> | undefined => {
     state.settleFlashes(req, res);
-    const cookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: https };
     if (state.isEmpty()) {
-      if (state.stored) await state.store.delete(storeKey(state.id));
-      if (hadCookie) res.setCookie(cookieName, '', { ...cookie, maxAge: 0 });
-      return;
+      if (hadCookie) res.setCookie(cookieName, '', { path: '/', httpOnly: true, sameSite: 'lax', secure: https, maxAge: 0 });
+      return state.stored ? state.store.delete(storeKey(state.id)) : undefined;
     }
     const now = Date.now();
-    const due = state.stored === undefined || now - state.stored.t > maxAge / 10;
-    if (!state.changed && !due) return;
-    await state.store.set(storeKey(state.id), state.serialise(now), maxAge);
-    res.setCookie(cookieName, sign(key, state.id), { ...cookie, maxAge: Math.floor(maxAge / 1000) });
+    if (!state.changed && state.stored !== undefined && now - state.stored.t <= maxAge / 10) return undefined;
+    const id = state.id;
+    return state.store.set(storeKey(id), state.serialise(now), maxAge).then(() => {
+      res.setCookie(cookieName, sign(key, id), { path: '/', httpOnly: true, sameSite: 'lax', secure: https, maxAge: Math.floor(maxAge / 1000) });
+    });
   };
 
   sessionMiddleware.set(middleware, (given) => {
@@ -178,7 +218,8 @@ class SessionData implements SessionState {
 
   constructor(
     readonly store: TernStore,
-    private currentId: string,
+    /** Drawn on first use: a request that never stores anything never pays for random bytes. */
+    private currentId: string | undefined,
     /** The record loaded for this id, or undefined for a new session. */
     public stored: StoredSession | undefined,
   ) {
@@ -188,7 +229,7 @@ class SessionData implements SessionState {
   }
 
   get id(): string {
-    return this.currentId;
+    return (this.currentId ??= newId());
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -206,8 +247,8 @@ class SessionData implements SessionState {
   }
 
   async regenerate(): Promise<void> {
-    const old = this.currentId;
-    this.currentId = newId();
+    const old = this.id;
+    this.currentId = undefined;
     // A token handed out before sign-in is not valid after it.
     this.csrf = undefined;
     this.changed = true;
@@ -218,12 +259,12 @@ class SessionData implements SessionState {
   }
 
   async destroy(): Promise<void> {
-    const old = this.currentId;
+    const old = this.id;
     const wasStored = this.stored !== undefined;
     this.data.clear();
     this.flashes = [];
     this.csrf = undefined;
-    this.currentId = newId();
+    this.currentId = undefined;
     this.stored = undefined;
     this.changed = false;
     if (wasStored) await this.store.delete(storeKey(old));
