@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { MakeConfig } from './config';
 import { controllersProvider } from './controllers/scanner';
 import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
+import { MUTE_ERROR_REPORTS } from './errors/mute-reports';
 import type { OpenAPIConfig } from './openapi/config';
 import type { ExceptionHandler } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
@@ -65,6 +66,11 @@ export class TernApp extends RouteDeclarer {
     this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.parts.exceptions.reportFailure(what, err));
     // Registered first, so it runs after every onClose hook the app adds (they may still use it).
     this.runner.onClose(() => this.store.close());
+  }
+
+  /** `checkContract` mutes reports of unexpected errors while it shrinks a failure it reported once. */
+  [MUTE_ERROR_REPORTS](muted: boolean): void {
+    this.parts.exceptions.muted = muted;
   }
 
   protected override beforeDeclare(what: string): void {

@@ -50,6 +50,7 @@ export {
   StringConvertor,
   PathConvertor,
   IntegerConvertor,
+  Int32Convertor,
   FloatConvertor,
   UUIDConvertor,
   SlugConvertor,
