@@ -203,7 +203,7 @@ describe('rateLimit', () => {
 
     it('passes checkContract, whose requests run into the documented 429', async () => {
       const app = new TernApp({ logger: false });
-      app.get('/limited', { rateLimit: { limit: 3, window: 60_000 } }, async () => ({ ok: true }));
+      app.get('/limited', { rateLimit: { limit: 3, window: 60_000 }, responses: { 200: { ok: Boolean } } }, async () => ({ ok: true }));
       const reports = await checkContract(app, { runs: 20 });
       expect(reports).toEqual([{ operation: 'GET /limited', runs: 20 }]);
       expect((await app.inject('/limited')).statusCode).toBe(429);
