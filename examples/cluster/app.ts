@@ -87,11 +87,19 @@ export function buildApp(options: { closeTimeoutMs?: number; store?: TernStore; 
 
   // One session per visitor across every worker, when they share a Redis.
   app.addMiddleware(session({ secret: options.sessionSecret ?? randomBytes(32).toString('base64url') }));
-  app.post('/visits', { summary: 'Counts this visitor\'s visits in their session', tags: ['cluster'] }, async (req) => {
-    const visits = (req.session.get<number>('visits') ?? 0) + 1;
-    req.session.set('visits', visits);
-    return { visits, pid: process.pid };
-  });
+  app.post(
+    '/visits',
+    {
+      summary: "Counts this visitor's visits in their session",
+      description: 'Adds one to the `visits` of the session its cookie names, whichever worker answers, when the workers share a Redis.',
+      tags: ['cluster'],
+    },
+    async (req) => {
+      const visits = (req.session.get<number>('visits') ?? 0) + 1;
+      req.session.set('visits', visits);
+      return { visits, pid: process.pid };
+    },
+  );
 
   app.get('/healthz', { excludeFromSchema: true }, async () => ({ status: 'ok' }));
   app.get('/readyz', { excludeFromSchema: true }, async (_req, res) =>
