@@ -19,6 +19,10 @@ const config: Config = {
   testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts', '<rootDir>/bench/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
+  // A bound for a hung test, never a speed check: on a 2-core laptop busy with other work a
+  // heavy test (1 MiB bodies, child processes, a browser) can take many times its quiet time.
+  // Tests set no shorter timeouts of their own; what must be fast is measured by the bench.
+  testTimeout: 120_000,
 };
 
 export default config;

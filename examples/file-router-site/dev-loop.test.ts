@@ -30,7 +30,7 @@ describe('the dev loop', () => {
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       loop.start();
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 60_000;
       while (readFileSync(events, 'utf8').split('\n').filter((l) => l.startsWith('start')).length < 2 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -46,5 +46,5 @@ describe('the dev loop', () => {
     expect(log[2][1]).not.toBe(log[0][1]);
     expect(loop.starts).toBe(2);
     expect(lines).toContain('[dev] the build has errors: the last good server keeps running');
-  }, 20_000);
+  });
 });

@@ -17,7 +17,7 @@ function memoryLogger(options: pino.LoggerOptions = {}): { logger: pino.Logger; 
 }
 
 /** Waits (bounded) until `check` holds: the request line is written once the response closed. */
-async function until(check: () => boolean, ms = 2_000): Promise<void> {
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await sleep(2);
 }
