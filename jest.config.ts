@@ -9,6 +9,8 @@ export const moduleNameMapper = {
   '^@tern/core$': '<rootDir>/packages/core/src/index.ts',
   '^@tern/core/(.*)$': '<rootDir>/packages/core/src/$1/index.ts',
   '^@tern/file-router$': '<rootDir>/packages/file-router/src/index.ts',
+  '^@tern/postgres$': '<rootDir>/packages/postgres/src/index.ts',
+  '^@tern/otel$': '<rootDir>/packages/otel/src/index.ts',
 };
 
 const config: Config = {
