@@ -7,7 +7,7 @@ import { validate } from '@readme/openapi-parser';
 import type { TernApp } from '@tern/core';
 import { checkContract } from '@tern/core/testing';
 import { buildApp } from './app';
-import type { DatabaseOptions } from './database';
+import type { DatabaseOptions } from '@tern/postgres';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256';
 

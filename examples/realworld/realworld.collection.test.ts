@@ -6,7 +6,7 @@
  */
 import type { TernApp } from '@tern/core';
 import { buildApp } from './app';
-import type { DatabaseOptions } from './database';
+import type { DatabaseOptions } from '@tern/postgres';
 import { runConduitCollection } from './postman-collection';
 import { postgresTestDatabase } from './postgres-test-database';
 

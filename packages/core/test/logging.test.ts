@@ -272,7 +272,7 @@ describe('bytes over a real connection', () => {
       throw new Error('database is down');
     });
     app.get('/chunks', async (req, res) => res.stream(Readable.from(['é'.repeat(1000), 'x'.repeat(24)]), 'text/plain'));
-    app.get('/big', async () => JSON.parse(BIG) as unknown);
+    app.get('/big', async () => JSON.parse(BIG) as { rows: unknown[] });
     origin = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => app.close());

@@ -89,13 +89,12 @@ async function openPGlite(dir: string | undefined): Promise<Database> {
   const db = new PGlite(dir, { parsers: TEXT_PARSERS });
   await db.waitReady;
   const run: Run = (sql, params) => db.query(sql, params);
+  const self = queryable(run);
   return {
     driver: 'pglite',
-    ...queryable(run),
+    ...self,
     transaction: (work) => db.transaction((tx) => work(queryable((sql, params) => tx.query(sql, params)))),
-    isReady(timeoutMs = 2000) {
-      return readiness(this, timeoutMs);
-    },
+    isReady: (timeoutMs = 2000) => readiness(self, timeoutMs),
     close: () => db.close(),
   };
 }
@@ -117,9 +116,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await pool.end().catch(() => undefined);
     throw err;
   }
+  const self = queryable((sql, params) => pool.query(sql, params));
   return {
     driver: 'postgres',
-    ...queryable((sql, params) => pool.query(sql, params)),
+    ...self,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -134,9 +134,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         client.release();
       }
     },
-    isReady(timeoutMs = 2000) {
-      return readiness(this, timeoutMs);
-    },
+    isReady: (timeoutMs = 2000) => readiness(self, timeoutMs),
     close: () => pool.end(),
   };
 }

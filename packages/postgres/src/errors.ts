@@ -74,7 +74,7 @@ export function requestError(err: unknown, answer: UniqueViolationAnswer): unkno
     const message = answer.messages?.[constraint] ?? `${columnOf(constraint)} has already been taken`;
     return new UniqueViolation(answer.status ?? 409, constraint, message);
   }
-  if (unstorableText(err)) return new HTTPException(422, 'Text must not contain NUL characters (\\u0000).');
+  if (unstorableText(err)) return new HTTPException(422, 'text must not contain NUL characters (\\u0000)');
   return err;
 }
 
