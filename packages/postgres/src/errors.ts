@@ -71,15 +71,16 @@ export interface UniqueViolationAnswer {
 export function requestError(err: unknown, answer: UniqueViolationAnswer): unknown {
   const constraint = uniqueViolation(err);
   if (constraint !== undefined) {
-    const message = answer.messages?.[constraint] ?? `${columnOf(constraint)} has already been taken`;
+    const message = answer.messages?.[constraint] ?? `${columnOf(constraint, (err as { table?: unknown }).table)} has already been taken`;
     return new UniqueViolation(answer.status ?? 409, constraint, message);
   }
   if (unstorableText(err)) return new HTTPException(422, 'text must not contain NUL characters (\\u0000)');
   return err;
 }
 
-/** `users_email_key` → `email`: PostgreSQL's default name for a one-column unique constraint. */
-function columnOf(constraint: string): string {
-  const match = /^[^_]+_(.+)_key$/.exec(constraint);
-  return match ? match[1] : constraint || 'value';
+/** `users_email_key` of table `users` → `email`: PostgreSQL's default name for a one-column unique constraint. */
+function columnOf(constraint: string, table: unknown): string {
+  const prefix = typeof table === 'string' ? `${table}_` : undefined;
+  if (prefix !== undefined && constraint.startsWith(prefix) && constraint.endsWith('_key')) return constraint.slice(prefix.length, -'_key'.length);
+  return constraint || 'value';
 }
