@@ -619,7 +619,7 @@ async function main() {
 
     // 4. TypeScript 5.x (the repository's) under NestJS's default tsconfig and its variations.
     const ts5 = path.join(tmp, 'typescript-5');
-    fs.mkdirSync(ts5);
+    fs.mkdirSync(ts5, { recursive: true });
     log(`npm install typescript@${versionOf('typescript')} (for the 5.x variants)`);
     run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', `typescript@${versionOf('typescript')}`], ts5);
     const compat = path.join(project, 'compat');

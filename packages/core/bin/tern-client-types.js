@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const watch = args.includes('--watch');
 const intervalAt = args.indexOf('--interval');
 const intervalMs = intervalAt === -1 ? 1000 : Number(args[intervalAt + 1]);
-const [source, file] = args.filter((arg, i) => !arg.startsWith('--') && i !== intervalAt + 1);
+const [source, file] = args.filter((arg, i) => !arg.startsWith('--') && (intervalAt === -1 || i !== intervalAt + 1));
 
 if (!source || !file || !Number.isFinite(intervalMs)) {
   console.error('usage: tern-client-types <url|openapi.json> <out.d.ts> [--watch] [--interval ms]');
