@@ -525,6 +525,8 @@ async function checkGluePages(project, tarballs, tsc5) {
   fs.writeFileSync(path.join(glue, 'tsconfig.json'), JSON.stringify(tsconfigFor('dist'), null, 2));
   fs.writeFileSync(path.join(glue, 'tsconfig.ts5.json'), JSON.stringify(tsconfigFor('dist-ts5'), null, 2));
 
+  // Written after the first compile (they need openapi.json, which the compiled script writes).
+  for (const file of ['src/client.ts', 'src/api.d.ts']) fs.rmSync(path.join(glue, file), { force: true });
   log('glue: npx tsc (today\'s TypeScript and @types/node: the tracing channel snippet among them)');
   run('npx', ['tsc', '-p', 'tsconfig.json'], glue);
   log('glue: client.md: node dist/scripts/openapi.js (no onStartup hook: DATABASE_URL names no server), tern-client-types');
