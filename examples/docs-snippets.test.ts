@@ -5,6 +5,7 @@
  * fails here.
  */
 import { spawn } from 'node:child_process';
+import diagnostics_channel from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../test-support/source-process';
@@ -118,6 +119,14 @@ describe('docs/observability.md', () => {
   it('subscribes to tern.request as the channel snippet does (which compiles on today’s @types/node)', async () => {
     const logged: unknown[][] = [];
     const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
+    // Channels are global to the process: what the snippet subscribes is unsubscribed after, or
+    // it would log every request of the test files this worker runs next.
+    const subscribed: Array<[string, (message: unknown, name: string | symbol) => void]> = [];
+    const subscribe = diagnostics_channel.subscribe;
+    const spy = jest.spyOn(diagnostics_channel, 'subscribe').mockImplementation((name, listener) => {
+      subscribed.push([String(name), listener]);
+      subscribe(name, listener);
+    });
     try {
       const snippet = blockAfter('observability.md', '| `tracing:tern.request:asyncStart` / `asyncEnd` |');
       write({ 'src/channel.ts': snippet });
@@ -128,11 +137,14 @@ describe('docs/observability.md', () => {
       const app = new App({ logger: false });
       app.get('/users/{id:int}', async (req, res, { id }) => ({ id }));
       await app.inject('/users/7');
+      expect(subscribed.map(([name]) => name)).toEqual(['tracing:tern.request:start', 'tracing:tern.request:asyncEnd', 'tracing:tern.request:error']);
       expect(logged.map((args) => [args[0], args[2] ?? args[1]])).toEqual([
         ['start', '/users/{id}'],
         ['answered', 200],
       ]);
     } finally {
+      for (const [name, listener] of subscribed) diagnostics_channel.unsubscribe(name, listener);
+      spy.mockRestore();
       log.mockRestore();
     }
   });
