@@ -22,7 +22,7 @@ export interface TernTracingOptions {
 }
 
 /** Tern's `REQUEST_TRACING_CHANNEL`, written out so that loading this module loads no Tern code. */
-const TERN_REQUEST = 'tern.request';
+const REQUEST_CHANNEL = 'tern.request';
 /** OpenTelemetry's semantic convention for the route template. */
 const ATTR_HTTP_ROUTE = 'http.route';
 /**
@@ -88,9 +88,9 @@ export function instrumentTern(options: TernTracingOptions = {}): () => void {
   };
   // The tracing channel's events, subscribed one by one: Channel#subscribe's signature is the
   // same in every @types/node, where tracingChannel's type parameters are not.
-  for (const [event, listener] of Object.entries(listeners)) diagnostics_channel.subscribe(`tracing:${TERN_REQUEST}:${event}`, listener);
+  for (const [event, listener] of Object.entries(listeners)) diagnostics_channel.subscribe(`tracing:${REQUEST_CHANNEL}:${event}`, listener);
   return () => {
-    for (const [event, listener] of Object.entries(listeners)) diagnostics_channel.unsubscribe(`tracing:${TERN_REQUEST}:${event}`, listener);
+    for (const [event, listener] of Object.entries(listeners)) diagnostics_channel.unsubscribe(`tracing:${REQUEST_CHANNEL}:${event}`, listener);
   };
 }
 
