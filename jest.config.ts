@@ -24,7 +24,7 @@ const config: Config = {
   // A bound for a hung test, never a speed check: on a 2-core laptop busy with other work a
   // heavy test (1 MiB bodies, child processes, a browser) can take many times its quiet time.
   // Tests set no shorter timeouts of their own; what must be fast is measured by the bench.
-  testTimeout: 120_000,
+  testTimeout: 300_000,
 };
 
 export default config;
