@@ -64,7 +64,7 @@ describe('observability example: traces', () => {
   // ts-node transpiles Tern's sources in the child: slow on a busy machine.
   beforeAll(async () => {
     ({ child, base } = await startTracedChild());
-  }, 120_000);
+  });
 
   // The child keeps its spans in memory only: ending it is all the cleanup there is.
   afterAll(async () => {

@@ -211,7 +211,7 @@ describe.each(GENERATORS)('typed clients generated from the examples’ document
       JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'node16', moduleResolution: 'node16', esModuleInterop: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }),
     );
     compiled = await run([TSC, '--strict', '--noEmit', '-p', dir], dir);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     for (const { app } of served.values()) await app.close();

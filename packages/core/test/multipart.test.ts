@@ -248,5 +248,5 @@ describe('req.multipart() memory', () => {
     const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
     expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
     expect(report.rise).toBeLessThan(report.fileBytes * 1.2);
-  }, 120_000);
+  });
 });
