@@ -11,7 +11,7 @@ import { session, TernApp, type TernStore } from '@tern/core';
 import { exampleOpenAPI } from '../shared/openapi';
 
 /** The longest `/slow` wait, so a query string cannot hold a worker's shutdown for long. */
-const MAX_SLOW_MS = 5_000;
+const MAX_SLOW_MS = 10_000;
 
 /**
  * Whether this process should receive new requests. Starts ready (the server only listens once
@@ -61,10 +61,10 @@ export function buildApp(options: { closeTimeoutMs?: number; store?: TernStore; 
   app.get(
     '/slow',
     {
-      summary: 'Answers after `ms` milliseconds (at most 5000)',
+      summary: 'Answers after `ms` milliseconds (at most 10000)',
       description: 'Stands for slow work; shutdown lets it finish.',
       tags: ['cluster'],
-      parameters: [{ name: 'ms', in: 'query', description: 'How long to wait (0–5000, default 300).', schema: { type: 'integer', minimum: 0, maximum: 5000, default: 300 } }],
+      parameters: [{ name: 'ms', in: 'query', description: 'How long to wait (0–10000, default 300).', schema: { type: 'integer', minimum: 0, maximum: 10000, default: 300 } }],
     },
     async (req) => {
     const asked = Number(req.queryParams.get('ms') ?? 300);
