@@ -92,6 +92,11 @@ describe('one error for one mistake', () => {
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route POST /x: statusCode must be a status code from 200 to 599."]);
   });
 
+  it.each([[[200]], ['422'], [[]], [[422.5]]])("refuses 'x-may-refuse' %p: it is a row of the table (4xx statuses), not a free extension", async (value) => {
+    const error = await startupError(appWith((app) => app.post('/x', { 'x-may-refuse': value as number[] }, ok)));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route POST /x: x-may-refuse must be a non-empty list of 4xx status codes, e.g. [422]."]);
+  });
+
   it('refuses an unknown option from untyped code, and lists the real ones', async () => {
     const error = await startupError(appWith((app) => app.get('/x', { summery: 'typo' } as RouteOptions, ok)));
     expect(error.code).toBe('TERN_INVALID_ROUTE_OPTION');
@@ -244,6 +249,7 @@ describe('the route spec', () => {
         'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel',
         'middleware', 'tags', 'security', 'deprecated', 'parameters', 'excludeFromSchema', 'statusCode', 'consumes', 'multipart',
         'responseFiltering', 'produces', 'problems', 'declaredIn', 'forbidUnknownProperties', 'sse', 'extra', 'formTemplate', 'formContext',
+        'x-may-refuse',
       ].sort(),
     );
   });
