@@ -21,6 +21,7 @@ import {
   type RouteOptions,
   type RouterOptions,
 } from '@tern/core';
+import { thrown } from '../../../test-support/thrown';
 
 class Signup {
   @IsString() name: string;
@@ -167,15 +168,6 @@ describe('every declaration style runs the table', () => {
 });
 
 describe('the options a router or group passes on to its routes', () => {
-  function thrown(construct: () => unknown): { code: string; message: string } {
-    try {
-      construct();
-    } catch (err) {
-      return err as { code: string; message: string };
-    }
-    throw new Error('the constructor accepted the options');
-  }
-
   it("refuses a router's tags: 'admin' instead of giving its routes the tags a, d, m, i, n", () => {
     const error = thrown(() => new Router({ prefix: '/admin', tags: 'admin' as unknown as string[] }));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Router '/admin': tags must be a list of strings, e.g. ['users']."]);
