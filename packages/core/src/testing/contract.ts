@@ -70,9 +70,9 @@ export interface ContractOptions {
   /**
    * Statuses among 400, 413, 415 and 422 a valid request may get from an operation, by operation
    * (`{ 'POST /users': [422] }`): business rules such as "email has already been taken". The
-   * document can say it too, with `x-may-refuse: [422]` on the operation (a route option of that
-   * name is copied there). Tern's own refusals (a problem whose `code` starts with `TERN_`) still
-   * fail: the allowance is for the handler's answers only.
+   * document can say it too, with `x-may-refuse: [422]` on the operation (the route option of that
+   * name, checked at `ready()`, is written there). Tern's own refusals (a problem whose `code`
+   * starts with `TERN_`) still fail: the allowance is for the handler's answers only.
    *
    * @example
    * checkContract(app, { mayRefuse: { 'POST /users': [422] } }); // "email has already been taken"
