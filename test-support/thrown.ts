@@ -17,3 +17,13 @@ export async function rejection<E extends Error = Error>(pending: Promise<unknow
   expect(error).toBeInstanceOf(Error);
   return error as E;
 }
+
+/** What `app.ready()` fails with, for a test to assert its code and message; the test fails when startup succeeds. */
+export async function startupError(app: { ready(): Promise<void> }): Promise<{ code: string; message: string }> {
+  try {
+    await app.ready();
+  } catch (err) {
+    return err as { code: string; message: string };
+  }
+  throw new Error('ready() succeeded');
+}

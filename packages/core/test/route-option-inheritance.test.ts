@@ -20,7 +20,7 @@ import {
   type RouteOptions,
 } from '@tern/core';
 import { APP_ROUTE_OPTION_NAMES, INHERITED_OPTION_NAMES, type InheritedOptionName } from '../src/routing/route-options';
-import { thrown } from '../../../test-support/thrown';
+import { startupError, thrown } from '../../../test-support/thrown';
 
 const ok = async () => ({ id: 1, name: 'n', secret: 's' });
 const first: Middleware = async (_req, _res, next) => next();
@@ -171,15 +171,6 @@ describe('responseModel is responses[statusCode ?? 200], for every declaration s
   }
   class OtherDto {
     @IsString() other: string;
-  }
-
-  async function startupError(app: TernApp): Promise<{ code: string; message: string }> {
-    try {
-      await app.ready();
-    } catch (err) {
-      return err as { code: string; message: string };
-    }
-    throw new Error('ready() succeeded');
   }
 
   const conflicting = { responseModel: UserDto, responses: { 200: OtherDto } };

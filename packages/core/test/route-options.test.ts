@@ -21,22 +21,13 @@ import {
   type RouteOptions,
   type RouterOptions,
 } from '@tern/core';
-import { thrown } from '../../../test-support/thrown';
+import { startupError, thrown } from '../../../test-support/thrown';
 
 class Signup {
   @IsString() name: string;
 }
 
 const ok = async () => ({});
-
-async function startupError(app: TernApp): Promise<{ code: string; message: string }> {
-  try {
-    await app.ready();
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('ready() succeeded');
-}
 
 function appWith(declare: (app: TernApp) => void): TernApp {
   const app = new TernApp({ logger: false, openapi: { title: 'T', version: '1' } });
