@@ -19,6 +19,7 @@ import type { TernStore } from './store/store';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 import { announceFirstReady } from './lifecycle/first-ready';
 import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
+import { mountAssets } from './middleware/asset-manifest';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 export type { CloseHook } from './lifecycle/server-runner';
 export type { StartupHook } from './app-compile';
@@ -128,8 +129,17 @@ export class TernApp extends RouteDeclarer {
   ready(): Promise<void> {
     // What it does, in order: app-compile.ts. Published only once all of it succeeded.
     return (this.readyPromise ??= Promise.resolve().then(async () => {
-      const compiled = compileApp(this.compileRoutes(), this.parts);
-      await runStartupHooks(this.parts.startupHooks);
+      const routes = this.compileRoutes();
+      const compiled = compileApp(routes, this.parts);
+      // Fingerprinted folders are known to assetUrl() while the app lives, with their mount prefixes.
+      const releaseAssets = mountAssets(routes);
+      try {
+        await runStartupHooks(this.parts.startupHooks);
+      } catch (err) {
+        releaseAssets();
+        throw err;
+      }
+      this.runner.onClose(releaseAssets);
       this.compiled = compiled;
       announceFirstReady();
     }));

@@ -6,15 +6,9 @@
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { HTTPException, TernApp } from '@tern/core';
 import { checkContract, type ContractViolationError } from '@tern/core/testing';
+import { rejection } from '../../../test-support/thrown';
 
-async function violation(promise: Promise<unknown>): Promise<ContractViolationError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as ContractViolationError;
-}
+const violation = (pending: Promise<unknown>) => rejection<ContractViolationError>(pending);
 
 describe('checkContract at the edges', () => {
   it('sends arrays of maxItems items: a handler that refuses 4 of a documented 10 is caught', async () => {

@@ -9,15 +9,8 @@ import { Type } from 'class-transformer';
 import { HTTPException, TernApp } from '@tern/core';
 import { checkContract, checkResponse, ContractViolationError, ContractViolationsError, type InjectOptions } from '@tern/core/testing';
 import { buildCleanNestApp } from './fixtures/clean-nest-app';
+import { rejection } from '../../../test-support/thrown';
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
 
 /** Records what the check sends. */
 function recording(app: TernApp): InjectOptions[] {

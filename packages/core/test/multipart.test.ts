@@ -230,6 +230,20 @@ describe('multipart over a socket', () => {
   });
 });
 
+/** Uploads one file (`args`: its MiB, then `chunked` for a body without Content-Length) in a child process (fixtures/multipart-peak.ts): how far memory rose; the file arrived whole. */
+function uploadPeak(...args: string[]): { fileBytes: number; rise: number } {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), ...args], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...SOURCE_ENV },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  expect(child.stderr).toBe('');
+  const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
+  expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
+  return report;
+}
+
 describe('req.multipart() memory', () => {
   // In a process of its own, so its peak resident memory is the upload's: the child uploads one
   // 128 MiB file over a socket and reports how far its peak rose above where it stood after a
@@ -238,15 +252,7 @@ describe('req.multipart() memory', () => {
   // baseline holds pages the upload reuses). A 1 MB young generation keeps short-lived chunks
   // from piling up before a scavenge, so the peak measures what is held.
   it('holds an uploaded file about once, not twice', async () => {
-    const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), '128'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, ...SOURCE_ENV },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    expect(child.stderr).toBe('');
-    const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
-    expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
+    const report = uploadPeak('128');
     expect(report.rise).toBeLessThan(report.fileBytes * 1.2);
   });
 
@@ -254,15 +260,7 @@ describe('req.multipart() memory', () => {
   // the end (a rise of ~1.9 times the file here); a buffer bounded by fileSize now takes them as
   // they come (under 0.9 times, as with a declared length).
   it('holds a file of a chunked body (no Content-Length) about once too', async () => {
-    const child = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', ...SOURCE_EXEC_ARGV, join(__dirname, 'fixtures', 'multipart-peak.ts'), '64', 'chunked'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, ...SOURCE_ENV },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    expect(child.stderr).toBe('');
-    const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
-    expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
+    const report = uploadPeak('64', 'chunked');
     expect(report.rise).toBeLessThan(report.fileBytes * 0.9);
   });
 });

@@ -20,6 +20,7 @@ import {
   type RouteOptions,
 } from '@tern/core';
 import { APP_ROUTE_OPTION_NAMES, INHERITED_OPTION_NAMES, type InheritedOptionName } from '../src/routing/route-options';
+import { startupError, thrown } from '../../../test-support/thrown';
 
 const ok = async () => ({ id: 1, name: 'n', secret: 's' });
 const first: Middleware = async (_req, _res, next) => next();
@@ -140,15 +141,6 @@ describe('what containers give is served, not only listed', () => {
 });
 
 describe('one check for every container', () => {
-  function thrown(make: () => unknown): { code: string; message: string } {
-    try {
-      make();
-    } catch (err) {
-      return err as { code: string; message: string };
-    }
-    throw new Error('accepted');
-  }
-
   it('refuses an unknown key with TERN_INVALID_ROUTE_OPTION naming the container, the key and the nearest option', () => {
     const errors = [
       thrown(() => new Router({ prefix: '/r', tag: ['x'] } as never)),
@@ -180,15 +172,6 @@ describe('responseModel is responses[statusCode ?? 200], for every declaration s
   }
   class OtherDto {
     @IsString() other: string;
-  }
-
-  async function startupError(app: TernApp): Promise<{ code: string; message: string }> {
-    try {
-      await app.ready();
-    } catch (err) {
-      return err as { code: string; message: string };
-    }
-    throw new Error('ready() succeeded');
   }
 
   const conflicting = { responseModel: UserDto, responses: { 200: OtherDto } };

@@ -21,21 +21,13 @@ import {
   type RouteOptions,
   type RouterOptions,
 } from '@tern/core';
+import { startupError, thrown } from '../../../test-support/thrown';
 
 class Signup {
   @IsString() name: string;
 }
 
 const ok = async () => ({});
-
-async function startupError(app: TernApp): Promise<{ code: string; message: string }> {
-  try {
-    await app.ready();
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('ready() succeeded');
-}
 
 function appWith(declare: (app: TernApp) => void): TernApp {
   const app = new TernApp({ logger: false, openapi: { title: 'T', version: '1' } });
@@ -90,6 +82,11 @@ describe('one error for one mistake', () => {
   it.each([42, 600, 199, 200.5, '201'])('refuses statusCode %p at startup instead of answering every request with a 500', async (statusCode) => {
     const error = await startupError(appWith((app) => app.post('/x', { statusCode: statusCode as number }, ok)));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route POST /x: statusCode must be a status code from 200 to 599."]);
+  });
+
+  it.each([[[200]], ['422'], [[]], [[422.5]]])("refuses 'x-may-refuse' %p: it is a row of the table (4xx statuses), not a free extension", async (value) => {
+    const error = await startupError(appWith((app) => app.post('/x', { 'x-may-refuse': value as number[] }, ok)));
+    expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Route POST /x: x-may-refuse must be a non-empty list of 4xx status codes, e.g. [422]."]);
   });
 
   it('refuses an unknown option from untyped code, and lists the real ones', async () => {
@@ -162,15 +159,6 @@ describe('every declaration style runs the table', () => {
 });
 
 describe('the options a router or group passes on to its routes', () => {
-  function thrown(construct: () => unknown): { code: string; message: string } {
-    try {
-      construct();
-    } catch (err) {
-      return err as { code: string; message: string };
-    }
-    throw new Error('the constructor accepted the options');
-  }
-
   it("refuses a router's tags: 'admin' instead of giving its routes the tags a, d, m, i, n", () => {
     const error = thrown(() => new Router({ prefix: '/admin', tags: 'admin' as unknown as string[] }));
     expect([error.code, error.message]).toEqual(['TERN_INVALID_ROUTE_OPTION', "Router '/admin': tags must be a list of strings, e.g. ['users']."]);
@@ -244,6 +232,7 @@ describe('the route spec', () => {
         'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel',
         'middleware', 'tags', 'security', 'deprecated', 'parameters', 'excludeFromSchema', 'statusCode', 'consumes', 'multipart',
         'responseFiltering', 'produces', 'problems', 'declaredIn', 'forbidUnknownProperties', 'sse', 'extra', 'formTemplate', 'formContext', 'rateLimit',
+        'x-may-refuse',
       ].sort(),
     );
   });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RouteImportError, Routes, TernApp, TernError, TernTypeError, type Declaration, type Middleware, type RouteProvider } from '@tern/core';
+import { RouteImportError, Router, Routes, TernApp, TernError, TernTypeError, type Declaration, type Middleware, type RouteProvider } from '@tern/core';
 import { routeOptionsOf, toRouteOptions, type FileRouteHandler, type MarkAsRouteOptions } from './mark-as-route';
 import { assertTemplateKnown, renderedTemplateOf } from './html';
 import { checkRoutePath, normaliseExemptPaths, scanRoutes, type RouteFile } from './scan';
@@ -35,7 +35,7 @@ export class FileRouter implements RouteProvider {
   readonly exemptPaths: readonly string[];
   readonly excludeFromSchema: boolean;
 
-  private scanned?: { files: RouteFile[]; routes: Routes[] };
+  private scanned?: { files: RouteFile[]; routes: Declaration[] };
 
   constructor(app: TernApp, options: FileRouterOptions = {}) {
     if (!(app instanceof TernApp)) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new FileRouter(app, options): app must be a TernApp.');
@@ -56,15 +56,22 @@ export class FileRouter implements RouteProvider {
     return this.load().files.map(({ file, path }) => ({ file, path }));
   }
 
-  private load(): { files: RouteFile[]; routes: Routes[] } {
+  private load(): { files: RouteFile[]; routes: Declaration[] } {
     if (this.scanned) return this.scanned;
     const files = scanRoutes(this.root, { exemptPaths: this.exemptPaths, preferTypeScript: canLoadTypeScript() });
     const folders = new Map<string, Middleware[]>();
-    const routes = files.flatMap((routeFile) => this.routesOf(routeFile, routeFile.middlewareFiles.flatMap((file) => folderMiddleware(file, folders))));
+    const routes = files.flatMap((routeFile): Declaration[] => {
+      const own = this.routesOf(routeFile);
+      const middleware = routeFile.middlewareFiles.flatMap((file) => folderMiddleware(file, folders));
+      // The folders' middleware reaches the file's routes as a router's does (the route options
+      // table's `prepend`): outermost folder first, then the route's own. A route file added to a
+      // guarded folder is guarded, whatever it declares.
+      return middleware.length === 0 ? own : [new Router({ middleware, routes: own })];
+    });
     return (this.scanned = { files, routes });
   }
 
-  private routesOf({ file, path }: RouteFile, folder: Middleware[]): Routes[] {
+  private routesOf({ file, path }: RouteFile): Routes[] {
     const moduleExports = loadRouteModule(file);
     const routes: Routes[] = [];
     for (const name of METHOD_EXPORTS) {
@@ -84,7 +91,7 @@ export class FileRouter implements RouteProvider {
             'only that method (drop `methods`, or give the export another name)',
         );
       }
-      routes.push(this.build(file, path, methods, handler as FileRouteHandler, options, folder));
+      routes.push(this.build(file, path, methods, handler as FileRouteHandler, options));
     }
     const others = Object.keys(moduleExports)
       .filter((name) => !(METHOD_EXPORTS as readonly string[]).includes(name) && routeOptionsOf(moduleExports[name]))
@@ -92,7 +99,7 @@ export class FileRouter implements RouteProvider {
     for (const name of others) {
       const handler = moduleExports[name] as FileRouteHandler;
       const options = routeOptionsOf(handler) as MarkAsRouteOptions;
-      routes.push(this.build(file, path, options.methods ?? ['GET'], handler, options, folder));
+      routes.push(this.build(file, path, options.methods ?? ['GET'], handler, options));
     }
     if (routes.length === 0) {
       throw invalidFile(
@@ -103,7 +110,7 @@ export class FileRouter implements RouteProvider {
     return routes;
   }
 
-  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>, folder: Middleware[]): Routes {
+  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>): Routes {
     const path = options.path ?? derivedPath;
     if (options.path !== undefined) checkRoutePath(path, `markAsRoute path '${path}' in ${file}`);
     for (const template of [renderedTemplateOf(handler), options.formTemplate]) {
@@ -111,9 +118,6 @@ export class FileRouter implements RouteProvider {
     }
     const routeOptions = toRouteOptions(options);
     if (this.excludeFromSchema) routeOptions.excludeFromSchema = true;
-    // The folders' middleware runs first, outermost folder first, then the route's own: a route
-    // file added to a guarded folder is guarded, whatever it declares.
-    if (folder.length > 0) routeOptions.middleware = [...folder, ...(Array.isArray(routeOptions.middleware) ? routeOptions.middleware : [])];
     return new Routes({ ...routeOptions, path, methods, handler, declaredIn: file });
   }
 }

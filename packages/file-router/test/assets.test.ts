@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assetUrl, serveStatic, TernApp } from '@tern/core';
+import { assetUrl, Router, serveStatic, TernApp } from '@tern/core';
 import { configureTemplates, render } from '@tern/file-router';
 import { makeTree, removeTrees } from './support/tree';
 
@@ -63,5 +63,41 @@ describe('fingerprinted static files', () => {
     expect(typo.statusCode).toBe(500);
     expect(() => assetUrl('css/sit.css')).toThrow(expect.objectContaining({ code: 'TERN_ASSET_NOT_FOUND' }));
     expect(() => assetUrl('.secret')).toThrow(expect.objectContaining({ code: 'TERN_ASSET_NOT_FOUND' }));
+  });
+
+  it('carries the app\'s and a router\'s prefix around serveStatic, in asset() and in the redirect of an old hash', async () => {
+    const root = makeTree({ 'templates/page.html': '{{ asset(\'css/site.css\') }}', 'assets/css/site.css': CSS });
+    configureTemplates({ templateDir: join(root, 'templates') });
+    const app = new TernApp({ logger: false, prefix: '/shop' });
+    const site = new Router({ prefix: '/site' });
+    site.mountRouter(serveStatic(join(root, 'assets'), { prefix: '/assets', fingerprint: true }));
+    site.get('/page', render('page.html', async () => ({})));
+    app.mountRouter(site);
+    const css = `/shop/site/assets/${hashOf(CSS)}/css/site.css`;
+    expect((await app.inject('/shop/site/page')).body).toBe(css);
+    expect(assetUrl('css/site.css')).toBe(css);
+    const served = await app.inject(css);
+    expect([served.statusCode, served.body]).toEqual([200, CSS]);
+    const redirected = await app.inject(`/shop/site/assets/${'0'.repeat(12)}/css/site.css`);
+    expect([redirected.statusCode, redirected.headers.location]).toEqual([307, css]);
+    await app.close();
+  });
+
+  it('knows a folder only while its app is ready and open: apps built again and again keep nothing', async () => {
+    const apps: TernApp[] = [];
+    for (let i = 0; i < 3; i++) {
+      const root = makeTree({ [`assets/only-${i}.css`]: `/* ${i} */` });
+      const app = new TernApp({ logger: false });
+      app.mountRouter(serveStatic(join(root, 'assets'), { prefix: `/v${i}`, fingerprint: true }));
+      // Declared is not mounted: nothing is known before ready().
+      expect(() => assetUrl(`only-${i}.css`)).toThrow(expect.objectContaining({ code: 'TERN_ASSET_NOT_FOUND' }));
+      await app.ready();
+      expect(assetUrl(`only-${i}.css`)).toBe(`/v${i}/${hashOf(`/* ${i} */`)}/only-${i}.css`);
+      apps.push(app);
+    }
+    for (const app of apps) await app.close();
+    for (let i = 0; i < 3; i++) {
+      expect(() => assetUrl(`only-${i}.css`)).toThrow(expect.objectContaining({ code: 'TERN_ASSET_NOT_FOUND' }));
+    }
   });
 });

@@ -66,4 +66,15 @@ export async function post() { return { saved: true }; }
     });
     await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_FILE', message: expect.stringMatching(/admin\/_middleware\.ts' cannot be used: it must export `middleware`/) });
   });
+
+  it("refuses a guarded route's own middleware that is not a list, as the route options table does anywhere, instead of dropping it", async () => {
+    const app = appFor({
+      'routes/admin/_middleware.ts': GUARD,
+      'routes/admin/route.ts': `import { markAsRoute } from '@tern/file-router';
+import { trace } from '../../trace';
+export const get = markAsRoute({ middleware: trace('route') as never }, async () => ({ page: 'admin' }));
+`,
+    });
+    await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining('middleware must be a list of async (req, res, next) functions') });
+  });
 });

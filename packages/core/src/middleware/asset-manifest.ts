@@ -20,13 +20,15 @@ interface Entry {
   size: number;
 }
 
-/** One fingerprinted folder: its files' hashes by path (`css/site.css`), and the URL prefix. */
+/**
+ * One fingerprinted folder: its files' hashes by path (`css/site.css`). Its URLs' prefix is where
+ * the app mounted it (app, router and `serveStatic` prefixes), known at `ready()`.
+ */
 export class AssetManifest {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
     readonly root: string,
-    readonly prefix: string,
     private readonly includeDotfiles: boolean,
   ) {
     const realRoot = realpathSync(root);
@@ -42,11 +44,11 @@ export class AssetManifest {
     return entry.hash;
   }
 
-  /** `/assets/<hash>/css/site.css`, or undefined for a path the folder does not hold. */
-  url(path: string): string | undefined {
+  /** `<prefix>/<hash>/css/site.css`, or undefined for a path the folder does not hold. */
+  url(prefix: string, path: string): string | undefined {
     const clean = path.replace(/^\/+/, '');
     const hash = this.hashOf(clean);
-    return hash === undefined ? undefined : `${this.prefix}/${hash}/${clean}`;
+    return hash === undefined ? undefined : `${prefix}/${hash}/${clean}`;
   }
 
   private walk(dir: string, realRoot: string, rel: string): void {
@@ -86,16 +88,48 @@ function hashFile(path: string): string {
   return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
 }
 
-/** Every fingerprinted folder, the latest first: `assetUrl` asks each. */
-const manifests: AssetManifest[] = [];
+/** Marks the handler of a fingerprinted `serveStatic` folder: `mountAssets` finds its manifest on the compiled route. */
+export const ASSET_MANIFEST = Symbol('tern.assetManifest');
 
-export function registerManifest(manifest: AssetManifest): void {
-  manifests.unshift(manifest);
+/** The path a fingerprinted folder's catch-all route ends with; what comes before it is the mount prefix. */
+const CATCH_ALL = '/{path:path}';
+
+/** A folder as an app mounted it: its URLs start with `prefix`. */
+interface MountedAssets {
+  readonly manifest: AssetManifest;
+  readonly prefix: string;
+}
+
+/** The folders of every app that is ready and not closed, the latest first: `assetUrl` asks each. */
+let mounted: readonly MountedAssets[] = [];
+
+/** The mount prefix of a fingerprinted folder's route (`/app/assets/{path:path}` → `/app/assets`). */
+export function mountPrefix(rawPath: string): string {
+  return rawPath.endsWith(CATCH_ALL) ? rawPath.slice(0, -CATCH_ALL.length) : rawPath.replace(/\/+$/, '');
+}
+
+/**
+ * Registers the fingerprinted folders among an app's compiled routes, with the prefix the app
+ * mounted each under, at `ready()`; the returned function (run at `app.close()`) forgets them, so
+ * apps built again and again keep nothing.
+ */
+export function mountAssets(routes: ReadonlyArray<{ readonly handler: unknown; readonly rawPath: string }>): () => void {
+  const own: MountedAssets[] = [];
+  for (const route of routes) {
+    const manifest = (route.handler as { [ASSET_MANIFEST]?: AssetManifest })[ASSET_MANIFEST];
+    if (manifest !== undefined) own.push({ manifest, prefix: mountPrefix(route.rawPath) });
+  }
+  if (own.length === 0) return () => {};
+  mounted = [...own, ...mounted];
+  return () => {
+    mounted = mounted.filter((entry) => !own.includes(entry));
+  };
 }
 
 /**
  * The fingerprinted URL of a static file (`serveStatic(root, { prefix, fingerprint: true })`):
- * `assetUrl('css/site.css')` → `/assets/3f2a9c0d1b7e/css/site.css`. Throws `TERN_ASSET_NOT_FOUND`
+ * `assetUrl('css/site.css')` → `/assets/3f2a9c0d1b7e/css/site.css`, with every prefix around the
+ * folder (the app's, a router's). It knows the folders of apps that are ready and not closed. Throws `TERN_ASSET_NOT_FOUND`
  * for a file no fingerprinted folder holds, so a typo fails the page that names it, loudly.
  * Templates call it as `{{ asset('css/site.css') }}`.
  *
@@ -105,11 +139,11 @@ export function registerManifest(manifest: AssetManifest): void {
  */
 export function assetUrl(path: string): string {
   if (typeof path === 'string') {
-    for (const manifest of manifests) {
-      const url = manifest.url(path);
+    for (const { manifest, prefix } of mounted) {
+      const url = manifest.url(prefix, path);
       if (url !== undefined) return url;
     }
   }
-  const folders = manifests.map((m) => m.root).join(', ') || 'none: give serveStatic() { fingerprint: true }';
+  const folders = mounted.map((m) => m.manifest.root).join(', ') || 'none: give serveStatic() { fingerprint: true } in an app that is ready';
   throw new TernError('TERN_ASSET_NOT_FOUND', `asset(${JSON.stringify(path)}): no fingerprinted static folder holds this file (folders: ${folders}).`);
 }

@@ -2,7 +2,7 @@ import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import type { FileOptions } from '../http/file';
 import { PAGE_HANDLER } from '../http/templates';
-import { AssetManifest, HASH_SEGMENT, registerManifest } from './asset-manifest';
+import { ASSET_MANIFEST, AssetManifest, HASH_SEGMENT, mountPrefix } from './asset-manifest';
 import { Router } from '../routing/router';
 import type { Handler } from '../routing/types';
 
@@ -80,19 +80,17 @@ export function serveStatic(root: string, options: ServeStaticOptions = {}): Rou
     if (index === false) throw requestError('TERN_FILE_NOT_FOUND', 'No index file is served here.');
     return path + index;
   };
-  const manifest = fingerprint ? new AssetManifest(root, prefix === '/' ? '' : prefix.replace(/\/+$/, ''), fileOptions.dotfiles === 'allow') : undefined;
-  if (manifest) registerManifest(manifest);
+  // Hashed once here; the app registers it, with the prefix it is mounted under, at ready().
+  const manifest = fingerprint ? new AssetManifest(root, fileOptions.dotfiles === 'allow') : undefined;
   const immutable: FileOptions = { ...settings, maxAge: ONE_YEAR, immutable: true };
   router.get('/', asPage(async (req, res) => res.file(serve(''), settings)));
-  router.get(
-    '/{path:path}',
-    asPage(async (req, res, { path }) => {
-      const hashed = manifest && fingerprinted(manifest, path);
-      if (hashed === undefined) return res.file(serve(path), settings);
-      // An old hash (a page from before a deploy): the file as it is now, under its own URL.
-      if (hashed.current !== hashed.asked) return res.redirect(`${(manifest as AssetManifest).prefix}/${hashed.current}/${hashed.file}`, 307);
-      return res.file(hashed.file, immutable);
-    }),
-  );
+  const files = asPage<{ path: string }>(async (req, res, { path }) => {
+    const hashed = manifest && fingerprinted(manifest, path);
+    if (hashed === undefined) return res.file(serve(path), settings);
+    // An old hash (a page from before a deploy): the file as it is now, under its own URL.
+    if (hashed.current !== hashed.asked) return res.redirect(`${mountPrefix(req.route?.rawPath ?? '')}/${hashed.current}/${hashed.file}`, 307);
+    return res.file(hashed.file, immutable);
+  });
+  router.get('/{path:path}', manifest ? Object.assign(files, { [ASSET_MANIFEST]: manifest }) : files);
   return router;
 }

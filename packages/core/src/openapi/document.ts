@@ -210,6 +210,9 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
   if (route.security !== undefined) out.security = route.security.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, [...scopes]])));
+  // A row of the route options table (checked there), so not in `extra`: the business refusals checkContract allows.
+  const mayRefuse = options['x-may-refuse'] as readonly number[] | undefined;
+  if (mayRefuse !== undefined) out['x-may-refuse'] = [...mayRefuse];
   // Extra route options named `x-…` are OpenAPI specification extensions: copied as they are.
   for (const [key, value] of Object.entries(route.extra)) if (key.startsWith('x-')) out[key as `x-${string}`] = value;
   return out;

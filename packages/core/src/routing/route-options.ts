@@ -15,8 +15,8 @@ import { isObjectBody } from '../validation/types';
 import { nearestHint } from '../errors/nearest-name';
 import type { AppRouteOptions, InheritedRouteOptions, RateLimitOptions, RouteOptions } from './types';
 
-/** The named options (everything but the open `x-*` extensions). */
-type NamedOptions = { [K in keyof RouteOptions as K extends `x-${string}` ? never : K]-?: RouteOptions[K] };
+/** The named options: everything but the open `x-*` extensions (an `x-` option with a name of its own, `x-may-refuse`, has a row). */
+type NamedOptions = { [K in keyof RouteOptions as K extends `x-${string}` ? (`x-${string}` extends K ? never : K) : K]-?: RouteOptions[K] };
 export type RouteOptionName = keyof NamedOptions;
 
 /** The options a container (the app, a router or group, a controller) may set for the routes inside. */
@@ -181,6 +181,14 @@ function rateLimit(value: unknown): RateLimitOptions | false {
   return Object.freeze({ limit, window, key, onStoreError }) as RateLimitOptions;
 }
 
+/** `x-may-refuse`: 4xx statuses, each once. */
+function refusals(value: unknown): number[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((status) => Number.isInteger(status) && status >= 400 && status <= 499)) {
+    fail('must be a non-empty list of 4xx status codes, e.g. [422]');
+  }
+  return Object.freeze([...new Set(value as number[])]) as number[];
+}
+
 /**
  * The table. Its type lists every named key of `RouteOptions`, so an option added to the
  * interface without a row (or a row without the option) does not compile.
@@ -231,6 +239,8 @@ const ROWS: {
   formTemplate: { check: nonEmpty, safeInDocument: true },
   formContext: { check: (value) => (typeof value === 'function' ? (value as NonNullable<RouteOptions['formContext']>) : fail('must be a function')), safeInDocument: true },
   rateLimit: { check: rateLimit, safeInDocument: true, inherit: 'default', app: true },
+  // Written onto the operation by the document builder; checkContract reads it there.
+  'x-may-refuse': { check: refusals, safeInDocument: true },
 };
 
 /** Every route option's name, in the table's order. */
@@ -344,7 +354,7 @@ export function routeSpec(
   for (const key in declared) {
     if (!Object.prototype.hasOwnProperty.call(declared, key)) continue;
     const value = declared[key];
-    if (key.startsWith('x-')) {
+    if (key.startsWith('x-') && !isRouteOption(key)) {
       out[key] = value;
       continue;
     }

@@ -190,6 +190,15 @@ export interface RouteOptions {
   formContext?: (req: TernRequest, res: TernResponse) => object | Promise<object>;
   /** Your own metadata for middleware and plugins, read as `req.route.extra` / `route.extra`. */
   extra?: Record<string, unknown>;
+  /**
+   * The 4xx statuses a valid request may get from this route's handler (a business rule: "email
+   * has already been taken"), written onto the operation as `x-may-refuse`: `checkContract` then
+   * does not count such an answer as refusing a valid request (docs/testing.md).
+   *
+   * @example
+   * app.post('/users', { requestModel: SignUp, problems: { 422: 'Taken' }, 'x-may-refuse': [422] }, signUp);
+   */
+  'x-may-refuse'?: number[];
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */
   [extension: `x-${string}`]: unknown;
 }

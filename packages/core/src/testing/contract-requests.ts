@@ -22,7 +22,12 @@ export interface Operation {
   security?: Array<Record<string, string[]>>;
 }
 
-/** One generated request: what the counterexample shows. */
+/**
+ * One generated request: what the counterexample of a `ContractViolationError` shows.
+ *
+ * @example
+ * const request: ContractRequest = { kind: 'invalid', broken: 'body.email: missing', method: 'POST', url: '/users', headers: {} };
+ */
 export interface ContractRequest {
   /**
    * `valid` follows every schema of the operation; `invalid` breaks one thing, named by `broken`;

@@ -6,7 +6,12 @@
 import type { Operation } from './contract-requests';
 import { SchemaChecker, type ContractDocument } from './contract-schemas';
 
-/** An answer as a client received it. */
+/**
+ * An answer as a client received it: what `checkResponse` judges.
+ *
+ * @example
+ * const answer: ContractAnswer = { method: 'GET', status: 200, contentType: 'application/json', body: '{"id":7}' };
+ */
 export interface ContractAnswer {
   /** The request's method, `'GET'` (a HEAD answer carries no body). */
   method: string;

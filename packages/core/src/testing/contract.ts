@@ -18,7 +18,12 @@ import { judge, type JudgeRules } from './contract-judge';
 import { fillUnique } from './contract-values';
 import { loadOptional } from './optional';
 
-/** What the check needs of a `TernApp`. */
+/**
+ * What the check needs of a `TernApp`: any `TernApp` is one.
+ *
+ * @example
+ * const app: ContractApp = buildApp();
+ */
 export interface ContractApp {
   ready(): Promise<void>;
   inject(options: InjectOptions): Promise<InjectResponse>;
@@ -31,7 +36,12 @@ export interface ContractApp {
   [MUTE_ERROR_REPORTS]?(muted: boolean): void;
 }
 
-/** Options of {@link checkContract}. */
+/**
+ * Options of {@link checkContract}.
+ *
+ * @example
+ * const options: ContractOptions = { seed: 7, auth: { bearerAuth: 'test-token' }, mayRefuse: { 'POST /users': [422] }, allFailures: true };
+ */
 export interface ContractOptions {
   /** fast-check's seed: the same seed sends the same requests (default 1). */
   seed?: number;
@@ -60,14 +70,20 @@ export interface ContractOptions {
   /**
    * Statuses among 400, 413, 415 and 422 a valid request may get from an operation, by operation
    * (`{ 'POST /users': [422] }`): business rules such as "email has already been taken". The
-   * document can say it too, with `x-may-refuse: [422]` on the operation (a route option of that
-   * name is copied there). Tern's own refusals (a problem whose `code` starts with `TERN_`) still
-   * fail: the allowance is for the handler's answers only.
+   * document can say it too, with `x-may-refuse: [422]` on the operation (the route option of that
+   * name, checked at `ready()`, is written there). Tern's own refusals (a problem whose `code`
+   * starts with `TERN_`) still fail: the allowance is for the handler's answers only.
+   *
+   * @example
+   * checkContract(app, { mayRefuse: { 'POST /users': [422] } }); // "email has already been taken"
    */
   mayRefuse?: Record<string, number[]>;
   /**
    * Check every operation and reject once at the end with a `ContractViolationsError` listing
    * each failing one (default: reject at the first).
+   *
+   * @example
+   * const failure = await checkContract(app, { allFailures: true }).catch((err: ContractViolationsError) => err);
    */
   allFailures?: boolean;
   /**
@@ -75,17 +91,28 @@ export interface ContractOptions {
    * no response model, whose body no client can type and nothing checks): `'warn'` (the default)
    * prints a warning once per operation and lists it in the report's `warnings`, `'fail'` makes it
    * a violation, `'ignore'` says nothing.
+   *
+   * @example
+   * checkContract(app, { untypedJson: 'fail' }); // every JSON answer must have a documented schema
    */
   untypedJson?: 'warn' | 'fail' | 'ignore';
   /**
    * Allow properties a 2xx body's schema does not declare. By default such a property is a
    * violation: Tern's response filter drops every undeclared property, so one reaches a client only
    * from a route with `responseFiltering: false` (or cleared serializers): a leak.
+   *
+   * @example
+   * checkContract(app, { allowUndeclaredProperties: true }); // a route that forwards another service's JSON as is
    */
   allowUndeclaredProperties?: boolean;
 }
 
-/** What one operation's check did. */
+/**
+ * What one operation's check did: an entry of what `checkContract` resolves with.
+ *
+ * @example
+ * const report: OperationReport = { operation: 'POST /notes', runs: 40 };
+ */
 export interface OperationReport {
   operation: string;
   /** Requests sent (shrinking not counted); 0 when skipped. */
@@ -95,7 +122,13 @@ export interface OperationReport {
   warnings?: string[];
 }
 
-/** A request the app answered against its document: `request` replays it, `replay` says how. */
+/**
+ * A request the app answered against its document: `request` replays it, `replay` says how.
+ *
+ * @example
+ * const err = await checkContract(app).catch((e: ContractViolationError) => e);
+ * console.log(err.operation, err.response.status, err.replay); // the replay line runs exactly this request again
+ */
 export class ContractViolationError extends TernError {
   constructor(
     message: string,
@@ -112,6 +145,10 @@ export class ContractViolationError extends TernError {
 /**
  * Every failing operation of one run of `checkContract(app, { allFailures: true })`: `violations`
  * has one `ContractViolationError` per operation, each with its own replay line.
+ *
+ * @example
+ * const err = await checkContract(app, { allFailures: true }).catch((e: ContractViolationsError) => e);
+ * console.log(err.violations.map((v) => v.operation)); // ['POST /users', 'GET /articles']
  */
 export class ContractViolationsError extends TernError {
   constructor(
