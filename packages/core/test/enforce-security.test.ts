@@ -220,14 +220,6 @@ describe('enforceSecurity', () => {
       expect((await app.inject('/open').catch((err) => err)).code).toBe('TERN_MISSING_SECURITY_VERIFIER');
     });
 
-    it('fails ready() for scopes on schemes whose verifiers grant none', async () => {
-      const app = new TernApp();
-      app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
-      app.addMiddleware(enforceSecurity(app, { bearerAuth: async () => ({}) }));
-      app.get('/admin', { security: [{ bearerAuth: ['admin'] }] }, async () => ({}));
-      await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_UNENFORCEABLE_SECURITY', message: expect.stringMatching(/only OAuth2 verifiers grant scopes/) });
-    });
-
     it('answers 500 when an OAuth2 verifier does not resolve to { user, scopes }', async () => {
       const errors: unknown[] = [];
       const app = buildApp({ oauth2: async () => ({ name: 'no scopes' }) }, { error: (...args: unknown[]) => errors.push(args[1]) });

@@ -51,7 +51,7 @@ const table = {
   TERN_BODY_READ_FAILED: { kind: 'request', status: 400, meaning: 'The body stream failed.' },
   TERN_INVALID_PARAMETER: { kind: 'request', status: 422, meaning: 'A controller query, header or cookie value does not convert to its type.' },
   TERN_UNAUTHORIZED: { kind: 'request', status: 401, meaning: 'Credentials missing or refused by the verifier.' },
-  TERN_FORBIDDEN: { kind: 'request', status: 403, meaning: 'Valid credentials lacking a required OAuth2 scope.' },
+  TERN_FORBIDDEN: { kind: 'request', status: 403, meaning: 'Valid credentials lacking a required OAuth2 scope or role.' },
   TERN_CLIENT_ABORTED: { kind: 'request', status: 400, meaning: 'The client hung up mid-body.' },
   TERN_FORM_TOO_MANY_FIELDS: { kind: 'request', status: 413, meaning: 'A urlencoded form has more fields than formFieldLimit.' },
   TERN_MULTIPART_LIMIT: { kind: 'request', status: 413, meaning: 'A multipart body passes one of its limits; the detail names it.' },
@@ -63,6 +63,7 @@ const table = {
   TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
   TERN_CSRF_INVALID: { kind: 'request', status: 403, meaning: 'csrf(): an unsafe request without a valid token, or sent from another site.' },
   TERN_FILE_CHANGING: { kind: 'request', status: 503, meaning: 'res.file() or serveStatic(): the file was replaced twice while it was being checked.' },
+  TERN_KEY_SERVER_UNAVAILABLE: { kind: 'request', status: 503, meaning: 'jwtVerifier: the key set at jwksUri could not be fetched and no keys were fetched before.' },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
@@ -101,7 +102,8 @@ const table = {
   TERN_CONTROLLER_INVALID: { kind: 'startup', meaning: 'Another controller mistake.' },
   TERN_INVALID_SECURITY_VERIFIER: { kind: 'startup', meaning: 'enforceSecurity got a verifier that is not a function, or one returned a bad result.' },
   TERN_MISSING_SECURITY_VERIFIER: { kind: 'startup', meaning: 'A route requires a scheme that has no verifier.' },
-  TERN_UNENFORCEABLE_SECURITY: { kind: 'startup', meaning: 'A verifier or requirement enforceSecurity cannot check.' },
+  TERN_UNENFORCEABLE_SECURITY: { kind: 'startup', meaning: 'A verifier for a scheme enforceSecurity cannot check (HTTP basic or digest, mutual TLS).' },
+  TERN_JWT_LIBRARY_UNAVAILABLE: { kind: 'startup', meaning: "jwtVerifier could not load 'jose' (under jest: NODE_OPTIONS=--experimental-vm-modules)." },
   TERN_ROUTES_ROOT_NOT_FOUND: { kind: 'startup', meaning: "A FileRouter's root is not a directory." },
   TERN_INVALID_ROUTE_FILE: { kind: 'startup', meaning: 'A route file exports no usable handler or declaration.' },
   TERN_TEMPLATE_DIR_NOT_FOUND: { kind: 'startup', meaning: "configureTemplates' templateDir is not a directory." },
@@ -125,6 +127,7 @@ const table = {
   // Misuse of a public function, thrown at the call (TernTypeError / TernRangeError).
   TERN_INVALID_HANDLER: { kind: 'usage', error: 'TypeError', meaning: 'A handler, middleware or exception handler argument is not a function.' },
   TERN_INVALID_ARGUMENT: { kind: 'usage', error: 'TypeError', meaning: 'An argument or option has the wrong type or shape.' },
+  TERN_INVALID_JWT_OPTIONS: { kind: 'usage', error: 'TypeError', meaning: 'jwtVerifier options that cannot verify safely: no or a wrong algorithm list, a key of the wrong kind, a short secret.' },
   TERN_INVALID_STATUS: { kind: 'usage', error: 'RangeError', meaning: 'A status code out of range, or not an error status where one is needed.' },
   TERN_INVALID_LIMIT: { kind: 'usage', error: 'RangeError', meaning: 'A numeric limit is not a positive integer.' },
   TERN_BODY_ALREADY_READ: { kind: 'usage', error: 'TypeError', meaning: 'The body was already taken as a stream, or read whole before stream(), parts() or multipart().' },
