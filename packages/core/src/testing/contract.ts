@@ -38,8 +38,13 @@ export interface ContractOptions {
   /**
    * Credentials by security scheme name: a bearer token, `user:password` for basic, the key for
    * an API key. Requests to operations that require a scheme carry them.
+   *
+   * For requirements listing roles (or OAuth2 scopes), give one credential per role instead:
+   * `{ bearerAuth: { admin: adminToken, editor: editorToken } }`. An operation requiring
+   * `['admin']` is sent the admin's credential, one requiring several roles the credential listed
+   * under each of them, one requiring none the first; and then a 401 or 403 is a violation.
    */
-  auth?: Record<string, string>;
+  auth?: Record<string, string | Record<string, string>>;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /**
@@ -88,7 +93,7 @@ const SKIPPED_MEDIA = 'text/event-stream';
  * does not match the documented response; a 2xx to a request broken in one place (a missing
  * required field, a wrong type, a value out of range, an undeclared property where the schema
  * forbids them); a 400, 413, 415 or 422 to a valid request, or a 401 to one that carried the
- * credentials `auth` gives for the operation's security.
+ * credentials `auth` gives for the operation's security (and a 403, when `auth` gives them per role).
  *
  * @example
  * it('keeps its contract', () => checkContract(buildApp(), { auth: { bearerAuth: 'test-token' } }));
@@ -101,7 +106,7 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
   const runs = options.runs ?? 40;
   const deadline = Date.now() + (options.timeLimit ?? 4000);
   const schemas = new SchemaChecker(document);
-  const requests = new RequestMaker(fc, document, (scheme, definition) => credentialsFor(definition, options.auth?.[scheme]));
+  const requests = new RequestMaker(fc, document, (scheme, definition, roles) => credentialsFor(definition, credentialFor(options.auth?.[scheme], roles).credential));
   const operations = operationsOf(document);
   const reports: OperationReport[] = [];
   for (const [index, operation] of operations.entries()) {
@@ -178,7 +183,7 @@ function skipReason(operation: Operation, name: string, options: ContractOptions
 const REFUSALS = new Set([400, 413, 415, 422]);
 
 /** What is wrong with the answer, or `undefined`. */
-function judge(operation: Operation, request: ContractRequest, response: InjectResponse, schemas: SchemaChecker, document: ContractDocument, auth: Record<string, string> | undefined): string | undefined {
+function judge(operation: Operation, request: ContractRequest, response: InjectResponse, schemas: SchemaChecker, document: ContractDocument, auth: ContractOptions['auth']): string | undefined {
   const status = response.statusCode;
   if (status >= 500) return `answered ${status}`;
   const documented = operation.responses ?? {};
@@ -186,17 +191,32 @@ function judge(operation: Operation, request: ContractRequest, response: InjectR
   if (request.kind === 'invalid' && status < 300) return `accepted a request whose ${request.broken} (answered ${status})`;
   if (request.kind === 'valid' && status >= 400 && status < 500) {
     if (REFUSALS.has(status)) return `refused a valid request with ${status}`;
-    if (status === 401 && carriesCredentials(operation, document, auth)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
+    if (status === 401 && carriesCredentials(operation, document, auth, false)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
+    if (status === 403 && carriesCredentials(operation, document, auth, true)) return `refused a valid request with 403, though it carried the credential \`auth\` gives for the roles its security asks for`;
   }
   // A response documented without `content` says nothing of its body (routes without a response
   // model): only a 204 promises there is none.
   return answerProblem(operation, { method: request.method, status, contentType: header(response, 'content-type'), body: response.rawPayload }, schemas);
 }
 
-/** The operation requires credentials, and `auth` gives every scheme of one of its requirements. */
-function carriesCredentials(operation: Operation, document: ContractDocument, auth: Record<string, string> | undefined): boolean {
+/**
+ * The operation requires credentials, and `auth` gives every scheme of one of its requirements
+ * (`byRole`: each scheme's credential given for the very roles the requirement lists).
+ */
+function carriesCredentials(operation: Operation, document: ContractDocument, auth: ContractOptions['auth'], byRole: boolean): boolean {
   const security = operation.security ?? document.security ?? [];
-  return security.some((entry) => Object.keys(entry).length > 0 && Object.keys(entry).every((scheme) => auth?.[scheme] !== undefined));
+  // The request carries the first requirement it has every credential for (contract-requests.ts).
+  const carried = security.find((entry) => Object.keys(entry).length > 0 && Object.entries(entry).every(([scheme, roles]) => credentialFor(auth?.[scheme], roles).credential !== undefined));
+  if (!carried) return false;
+  return !byRole || Object.entries(carried).every(([scheme, roles]) => credentialFor(auth?.[scheme], roles).forRoles);
+}
+
+/** The credential `auth` gives a scheme for a requirement's roles, and whether it was given for exactly those. */
+function credentialFor(given: string | Record<string, string> | undefined, roles: readonly string[]): { credential?: string; forRoles: boolean } {
+  if (given === undefined || typeof given === 'string') return { credential: given, forRoles: false };
+  if (roles.length === 0) return { credential: Object.values(given)[0], forRoles: false };
+  const credential = Object.hasOwn(given, roles[0]) ? given[roles[0]] : undefined;
+  return { credential, forRoles: credential !== undefined && roles.every((role) => Object.hasOwn(given, role) && given[role] === credential) };
 }
 
 function credentialsFor(definition: SecuritySchemeObject, credential: string | undefined) {
