@@ -1,12 +1,15 @@
 /**
  * `jose` (JWT, JWS and JWK sets), loaded on first use.
  *
- * jose 6 is ESM-only, and Tern is CommonJS. A real `import()` loads it everywhere Tern runs:
- * - plain Node 20: `import()` from CommonJS always works (`require(esm)` needs 20.19+, so it
- *   is not used);
- * - the built bundle: esbuild keeps `import('jose')` as written (jose is not bundled);
- * - jest: ts-jest keeps `import()` too (module `node16`), and jest's CommonJS runtime runs it
- *   only under `NODE_OPTIONS=--experimental-vm-modules`, which Tern's `npm test` sets (as for
+ * jose 6 is ESM-only, and Tern is CommonJS. A real `import()` (in esm-import.ts) loads it
+ * everywhere Tern runs:
+ * - plain Node 20 and ts-node: `import()` from CommonJS always works (`require(esm)` needs
+ *   20.19+, so it is not used);
+ * - the built package: esm-import.ts is built to its own file beside the bundle, which the
+ *   bundle `require`s on first use (an `import()` inside the bundle's `vm.Script` would have no
+ *   loader); jose itself is never bundled;
+ * - jest: ts-jest keeps `import()` (module `node16`), and jest's CommonJS runtime runs it only
+ *   under `NODE_OPTIONS=--experimental-vm-modules`, which Tern's `npm test` sets (as for
  *   PGlite); without the flag the error below says so.
  *
  * Loading `@tern/core` never loads jose: only `jwtVerifier`'s first verification (or
@@ -69,7 +72,11 @@ export function loadJose(): Promise<JoseModule> {
 }
 
 async function importJose(): Promise<JoseModule> {
-  const jose: JoseModule = await import('jose');
+  // Required here, not at the top: loading Tern loads no more than it needs.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { importEsm } = require('./esm-import') as typeof import('./esm-import');
+  // The type is the real jose's, so the compiler checks JoseModule against it.
+  const jose: JoseModule = await importEsm<typeof import('jose', { with: { 'resolution-mode': 'import' } })>('jose');
   return jose;
 }
 
