@@ -9,7 +9,7 @@
  * first needed. From the sources (ts-jest, ts-node) it is an ordinary module.
  *
  * @example
- * const jose = await importEsm<typeof import('jose')>('jose');
+ * const jose = await importEsm<JoseModule>('jose');   // JoseModule: jose.ts's type of it
  */
 export function importEsm<T>(specifier: string): Promise<T> {
   return import(specifier) as Promise<T>;
