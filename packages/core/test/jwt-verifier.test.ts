@@ -7,6 +7,7 @@
  * (set by `npm test`), as for PGlite.
  */
 import { createSecretKey } from 'node:crypto';
+import fc from 'fast-check';
 import { APIKey, enforceSecurity, HTTPBearer, jwtVerifier, OAuth2, TernApp, type JwtVerifierOptions, type SecurityVerifier } from '@tern/core';
 import { deadUrl, now, signHs256, signingKey, signJwt, startKeyServer, unsignedJwt, type LocalKeyServer, type SigningKey } from '../../../test-support/jwt';
 
@@ -164,6 +165,28 @@ describe('jwtVerifier with a key server (jwksUri)', () => {
     expect((await app.inject('/maybe')).json()).toEqual({ user: null });
     expect((await call(app, good({ exp: now() - 999 }), '/maybe')).json()).toEqual({ user: null });
     expect((await call(app, good(), '/maybe')).json()).toEqual({ user: expect.objectContaining({ sub: 'ada' }) });
+  });
+});
+
+describe('jwtVerifier against hostile tokens', () => {
+  const part = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value) ?? 'null').toString('base64url');
+  const token68 = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,300}=*$/);
+  const header = fc.record({ alg: fc.oneof(fc.constantFrom('none', 'HS256', 'RS256', 'ES256', 'EdDSA', 'NONE', ''), fc.jsonValue()), kid: fc.option(fc.oneof(fc.string(), fc.jsonValue())), crit: fc.option(fc.jsonValue()) }, { requiredKeys: [] });
+  const claims = fc.dictionary(fc.constantFrom('exp', 'nbf', 'iat', 'iss', 'aud', 'sub', '__proto__', 'constructor'), fc.jsonValue());
+  const shaped = fc.tuple(fc.oneof(header, fc.jsonValue()), fc.oneof(claims, fc.jsonValue()), fc.string()).map(([h, c, sig]) => `${part(h)}.${part(c)}.${part(sig)}`);
+
+  it('answers 401 to every malformed, unsigned or mis-signed token: never a 500', async () => {
+    const jwks = jwksApp();
+    const hmac = appWith(jwtVerifier({ secret: SECRET, algorithms: ['HS256'] }));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(token68, shaped), async (token) => {
+        for (const app of [jwks, hmac]) {
+          const res = await call(app, token);
+          expect(res.statusCode).toBe(401);
+        }
+      }),
+      { numRuns: 150, seed: 41 },
+    );
   });
 });
 
