@@ -7,7 +7,7 @@ export { routesFromConfig } from './from-config';
 export type { RouteConfigEntry } from './from-config';
 export type { GroupOptions } from './group';
 export { RouteConflictError } from '../errors/tern-error';
-export type { Declaration } from './declarer';
+export type { Declaration } from './router';
 export type { RouteInfo, RouteParamInfo, RouteModelInfo, UploadField, HandlerInput } from './route-info';
 export { ROUTE_OPTION_NAMES, NOT_IN_ROUTE_FILES } from './route-options';
 export type { RouteOptionName, RouteSpec } from './route-options';
