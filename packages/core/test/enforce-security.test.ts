@@ -103,6 +103,15 @@ describe('enforceSecurity', () => {
     expect((await app.inject({ url: '/cookie-key', cookies: { sid: 'bad' } })).statusCode).toBe(401);
   });
 
+  it('reads a cookie API key under its HTTPS names too (__Host-, __Secure-), preferring them', async () => {
+    const app = buildApp();
+    expect((await app.inject({ url: '/cookie-key', cookies: { '__Host-sid': 'key-1' } })).json().user).toEqual({ client: 'billing' });
+    expect((await app.inject({ url: '/cookie-key', cookies: { '__Secure-sid': 'key-1' } })).json().user).toEqual({ client: 'billing' });
+    // A plain `sid` planted by a subdomain or an http page does not override the prefixed one.
+    expect((await app.inject({ url: '/cookie-key', cookies: { '__Host-sid': 'key-1', sid: 'bad' } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/cookie-key', cookies: { '__Host-sid': 'bad', sid: 'key-1' } })).statusCode).toBe(401);
+  });
+
   it('tries alternatives in order: the first satisfied entry wins', async () => {
     const calls: string[] = [];
     const app = buildApp({

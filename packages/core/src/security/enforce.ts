@@ -214,14 +214,22 @@ function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>): Plan {
 
 function credentialOf(kind: Kind, req: TernRequest): string | undefined {
   if (kind.type === 'apiKey') {
-    const value =
-      kind.in === 'header' ? req.headers.get(kind.name) : kind.in === 'query' ? req.queryParams.get(kind.name) : req.cookies.get(kind.name);
+    const value = kind.in === 'header' ? req.headers.get(kind.name) : kind.in === 'query' ? req.queryParams.get(kind.name) : cookieOf(kind.name, req);
     return value ? value : undefined;
   }
   const header = req.headers.get('authorization');
   if (!header) return undefined;
   const m = (kind.type === 'bearer' ? kind : OAUTH2_TOKEN).pattern.exec(header);
   return m ? m[1] : undefined;
+}
+
+/**
+ * A cookie API key, also under the names browsers give it over HTTPS: `__Host-sid` and
+ * `__Secure-sid` are `sid` with attributes the browser enforces (session() names its cookie so
+ * over HTTPS), and are preferred, since no other site or plain-HTTP page can set them.
+ */
+function cookieOf(name: string, req: TernRequest): string | undefined {
+  return req.cookies.get(`__Host-${name}`) || req.cookies.get(`__Secure-${name}`) || req.cookies.get(name);
 }
 
 async function check(scheme: Scheme, req: TernRequest): Promise<Check> {
