@@ -49,6 +49,7 @@ export {
   StringConvertor,
   PathConvertor,
   IntegerConvertor,
+  Int32Convertor,
   FloatConvertor,
   UUIDConvertor,
   SlugConvertor,
