@@ -213,6 +213,7 @@ const ROWS: {
   sse: { check: flag },
   extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
   formTemplate: { check: nonEmpty, safeInDocument: true },
+  formContext: { check: (value) => (typeof value === 'function' ? (value as NonNullable<RouteOptions['formContext']>) : fail('must be a function')), safeInDocument: true },
 };
 
 /** Every route option's name, in the table's order. */
