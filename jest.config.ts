@@ -10,6 +10,8 @@ export const moduleNameMapper = {
   '^@tern/core/(.*)$': '<rootDir>/packages/core/src/$1/index.ts',
   '^@tern/file-router$': '<rootDir>/packages/file-router/src/index.ts',
   '^@tern/file-router/(.*)$': '<rootDir>/packages/file-router/src/$1/index.ts',
+  '^@tern/postgres$': '<rootDir>/packages/postgres/src/index.ts',
+  '^@tern/otel$': '<rootDir>/packages/otel/src/index.ts',
 };
 
 const config: Config = {
@@ -20,6 +22,10 @@ const config: Config = {
   testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/examples/**/*.test.ts', '<rootDir>/bench/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
+  // A bound for a hung test, never a speed check: on a 2-core laptop busy with other work a
+  // heavy test (1 MiB bodies, child processes, a browser) can take many times its quiet time.
+  // Tests set no shorter timeouts of their own; what must be fast is measured by the bench.
+  testTimeout: 300_000,
 };
 
 export default config;

@@ -9,7 +9,7 @@ const config: Config = {
   ...base,
   testMatch: ['<rootDir>/**/*.e2e.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  testTimeout: 60_000,
+  testTimeout: 300_000,
 };
 
 export default config;

@@ -54,5 +54,5 @@ describe('the contract check over every example', () => {
     const reports = await checkContract(build(), { seed: 24, ...options });
     // Something was checked: every example has operations the check can send.
     expect(reports.some((report) => report.runs > 0)).toBe(true);
-  }, 15_000);
+  });
 });

@@ -18,6 +18,11 @@
  *    settings by the repository's TypeScript (5.9), started and asked over HTTP.
  * 5. A second copy of class-transformer under @tern/core must stop startup
  *    (TERN_DUPLICATE_LIBRARY) instead of accepting unchecked nested data.
+ * 6. **The glue pages, as written**: docs/database.md's app (@tern/postgres on PGlite),
+ *    docs/client.md's openapi.json script and `tern-client-types`, and docs/observability.md's
+ *    telemetry (@tern/otel), with today's @types/node, compiled by today's TypeScript (7) and by
+ *    5.x, then run: the database answers, the client's calls type-check (a wrong one is refused)
+ *    and SIGTERM ends the traced app.
  *
  * Run by .ci/run and by `npm run test:packed` (not part of `npm test`: it builds and installs).
  * Needs the npm registry for the unpinned installs; ~1-2 min. Exits non-zero on the first failure.
@@ -486,6 +491,120 @@ app.get('/me', { security: [{ bearerAuth: [] }] }, async (req) => req.user);
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// 6. The glue pages (database, client, observability) as written, on TypeScript 7 and 5.x.
+// ---------------------------------------------------------------------------------------------
+
+/** The code block right after the line "`<file>`:" on a docs page. */
+function shownOn(page, file) {
+  const text = fs.readFileSync(path.join(repo, 'docs', page), 'utf8');
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^\`${escaped}\`[^\\n]*:\\n\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``, 'm').exec(text);
+  check(match, `docs/${page} must show \`${file}\``);
+  return `${match[1]}\n`;
+}
+
+/** Calls of the database page's API through the generated types; the marked line must be refused. */
+const CLIENT_CALLS = `import createClient from 'openapi-fetch';
+import type { paths } from './api';
+
+const client = createClient<paths>({ baseUrl: process.env.BASE_URL });
+
+export async function calls(): Promise<number | undefined> {
+  await client.POST('/tags/{name}', { params: { path: { name: 'tern' } } });
+  const { data } = await client.GET('/tags/count');
+  return data?.count;
+}
+
+export async function wrong(): Promise<void> {
+  await client.GET('/tags/count', { params: { path: { name: 1 } } }); // WRONG
+}
+`;
+
+/** observability.md's subscription to tern.request, which must compile on today's @types/node. */
+function channelSnippet() {
+  const text = fs.readFileSync(path.join(repo, 'docs', 'observability.md'), 'utf8');
+  const from = text.indexOf('| `tracing:tern.request:asyncStart` / `asyncEnd` |');
+  const match = /```ts\n([\s\S]*?)\n```/.exec(text.slice(from));
+  check(from !== -1 && match, 'docs/observability.md must show the tern.request subscription after its events table');
+  return `${match[1]}\nexport {};\n`;
+}
+
+async function checkGluePages(project, tarballs, tsc5) {
+  const glue = path.join(project, 'glue');
+  const files = {
+    'src/app.ts': shownOn('database.md', 'src/app.ts'),
+    'migrations/001-tags.sql': shownOn('database.md', 'migrations/001-tags.sql'),
+    'scripts/openapi.ts': shownOn('client.md', 'scripts/openapi.ts'),
+    'src/telemetry.ts': shownOn('observability.md', 'src/telemetry.ts'),
+    'src/traced.ts': shownOn('observability.md', 'src/main.ts'),
+    'src/channel.ts': channelSnippet(),
+    // The page's app finds migrations/ beside its compiled folder (rootDir src → dist/app.js);
+    // compiled here with rootDir '.', it runs from dist/src/, so the folder is there too.
+    'dist/migrations/001-tags.sql': shownOn('database.md', 'migrations/001-tags.sql'),
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(glue, file)), { recursive: true });
+    fs.writeFileSync(path.join(glue, file), text);
+  }
+  const tarball = (prefix) => path.join(tarballs, fs.readdirSync(tarballs).find((file) => file.startsWith(prefix)));
+  // Today's packages, except the OpenTelemetry SDK, whose latest line needs Node 22.15 (observability.md).
+  const otelSdk = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).devDependencies['@opentelemetry/sdk-node'];
+  log('glue: npm install @tern/postgres @tern/otel (tarballs), @electric-sql/pglite, openapi-fetch, @types/node, the OpenTelemetry SDK');
+  run(npm, ['install', '--no-audit', '--no-fund', tarball('tern-postgres-'), tarball('tern-otel-'), '@electric-sql/pglite', 'openapi-fetch', '@types/node@latest', '@opentelemetry/api', `@opentelemetry/sdk-node@${otelSdk}`, `@opentelemetry/instrumentation-http@${otelSdk}`], project);
+  const page = JSON.parse(fs.readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
+  const tsconfigFor = (outDir) => ({ ...page, compilerOptions: { ...page.compilerOptions, rootDir: '.', outDir, types: ['node'] }, include: ['src', 'scripts'] });
+  fs.writeFileSync(path.join(glue, 'tsconfig.json'), JSON.stringify(tsconfigFor('dist'), null, 2));
+  fs.writeFileSync(path.join(glue, 'tsconfig.ts5.json'), JSON.stringify(tsconfigFor('dist-ts5'), null, 2));
+
+  // Written after the first compile (they need openapi.json, which the compiled script writes).
+  for (const file of ['src/client.ts', 'src/api.d.ts']) fs.rmSync(path.join(glue, file), { force: true });
+  log('glue: npx tsc (today\'s TypeScript and @types/node: the tracing channel snippet among them)');
+  run('npx', ['tsc', '-p', 'tsconfig.json'], glue);
+  log('glue: client.md: node dist/scripts/openapi.js (no onStartup hook: DATABASE_URL names no server), tern-client-types');
+  run(process.execPath, ['-e', "process.env.DATABASE_URL='postgres://nobody:x@127.0.0.1:1/none'; require('./dist/scripts/openapi.js')"], glue);
+  run('npx', ['tern-client-types', 'openapi.json', 'src/api.d.ts'], glue);
+  fs.writeFileSync(path.join(glue, 'src', 'client.ts'), CLIENT_CALLS);
+  const wrongLine = CLIENT_CALLS.split('\n').findIndex((line) => line.includes('// WRONG')) + 1;
+  for (const [name, compile] of [
+    ['today\'s TypeScript', () => runAsync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], glue)],
+    [`TypeScript ${versionOf('typescript')}`, () => runAsync(process.execPath, [tsc5, '-p', 'tsconfig.ts5.json', '--noEmit'], glue)],
+  ]) {
+    log(`glue: the generated client types with ${name}`);
+    const failure = await compile().then(() => 'compiled', (error) => error.message);
+    const errors = [...failure.matchAll(/(src\/[\w.]+)\((\d+),\d+\): error/g)].map(([, file, line]) => `${file}:${line}`);
+    check(JSON.stringify([...new Set(errors)]) === JSON.stringify([`src/client.ts:${wrongLine}`]), `glue: ${name} must refuse only the wrong call`, failure);
+  }
+
+  log('glue: database.md: the app on PGlite');
+  const probe = `const { buildApp } = require('./dist/src/app.js');
+(async () => {
+  const app = buildApp();
+  const a = await app.inject({ method: 'POST', url: '/tags/tern' });
+  const b = await app.inject({ method: 'POST', url: '/tags/tern' });
+  const c = await app.inject('/tags/count');
+  const r = await app.inject('/readyz');
+  await app.close();
+  console.log(JSON.stringify([a.statusCode, b.statusCode, b.json().detail, c.body, r.statusCode]));
+})();`;
+  const answers = run(process.execPath, ['-e', probe], glue).trim().split('\n').pop();
+  check(answers === JSON.stringify([201, 409, 'name has already been taken', '{"count":1}', 200]), 'glue: database.md\'s app must answer as the page says', answers);
+
+  log('glue: observability.md: spans named by route, SIGTERM ends the process');
+  const { child, result, output } = await startApp(glue, 'dist/src/traced.js', /listening on (\S+)/, { PORT: '0' });
+  try {
+    check(result.kind === 'listening', 'glue: observability.md\'s app did not start', output());
+    await fetch(`${result.address}/users/7`).then((res) => res.text());
+    for (let i = 0; i < 500 && !output().includes("name: 'GET /users/{id}'"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    check(output().includes("name: 'GET /users/{id}'"), 'glue: the server span must be named by route', output());
+    const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    check((await exited) === 0, 'glue: SIGTERM must end the traced app with code 0', output());
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
 async function main() {
   const tmp = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tern-packed-'));
   log(`working in ${tmp}`);
@@ -496,7 +615,7 @@ async function main() {
       run(npm, ['run', 'build'], repo);
       fs.mkdirSync(tarballs);
       log('npm pack');
-      for (const workspace of ['packages/core', 'packages/file-router']) {
+      for (const workspace of ['packages/core', 'packages/file-router', 'packages/postgres', 'packages/otel']) {
         run(npm, ['pack', '--pack-destination', tarballs, '--silent'], path.join(repo, workspace));
       }
     }
@@ -535,7 +654,7 @@ async function main() {
 
     // 4. TypeScript 5.x (the repository's) under NestJS's default tsconfig and its variations.
     const ts5 = path.join(tmp, 'typescript-5');
-    fs.mkdirSync(ts5);
+    fs.mkdirSync(ts5, { recursive: true });
     log(`npm install typescript@${versionOf('typescript')} (for the 5.x variants)`);
     run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', `typescript@${versionOf('typescript')}`], ts5);
     const compat = path.join(project, 'compat');
@@ -551,6 +670,9 @@ async function main() {
       log(`run: ${variant.name}`);
       await checkRunningApp(compat, variant.name, `dist-${i}`);
     }
+
+    // 6. The glue pages (before 5, which plants a second class-transformer in the project).
+    await checkGluePages(project, tarballs, tsc5);
 
     // 5. Two copies of class-transformer.
     log('a second copy of class-transformer under @tern/core must stop startup');

@@ -47,7 +47,7 @@ export function openStream(port: number, target: string, headers = '', method = 
     data: () => received,
     closed,
     closedByServer: () => serverClosed,
-    waitFor(test, timeoutMs = 5000) {
+    waitFor(test, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (!test(received)) return;
@@ -67,7 +67,7 @@ export function openStream(port: number, target: string, headers = '', method = 
 }
 
 /** Polls `test` until it holds; rejects after `timeoutMs` (for state the server changes, e.g. a cleanup flag). */
-export async function eventually(test: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function eventually(test: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!test()) {
     if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms`);

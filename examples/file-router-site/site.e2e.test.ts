@@ -23,7 +23,7 @@ describe('the file-router site in Chromium', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-  }, 20_000);
+  });
 
   afterAll(() => session?.close());
 

@@ -9,7 +9,7 @@ function memoryLog() {
   return { log, lines };
 }
 
-async function until(check: () => boolean, ms = 3_000): Promise<void> {
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }

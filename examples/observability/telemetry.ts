@@ -1,14 +1,15 @@
 /**
  * The OpenTelemetry Node SDK for a Tern app: HTTP server spans from the HTTP instrumentation,
- * named by Tern's route (`tern-tracing.ts`). Start it before the app's modules load `node:http`:
+ * named by Tern's route (`@tern/otel`). Start it before the app's modules load `node:http`:
  * `main.ts` imports this module first.
  */
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
-import { instrumentTern, type TernTracingOptions } from './tern-tracing';
+import { instrumentTern, shutdownWithin, type TernTracingOptions } from '@tern/otel';
 
 export interface Telemetry {
-  shutdown(): Promise<void>;
+  /** Flushes and stops the SDK, giving up after `timeoutMs` (default 2000) so exit is never held. */
+  shutdown(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -16,7 +17,8 @@ export interface Telemetry {
  *
  * @example
  * const telemetry = startTelemetry(new tracing.ConsoleSpanExporter(), { handlerSpans: true });
- * app.onClose(() => telemetry.shutdown());
+ * await app.close();
+ * await telemetry.shutdown();
  */
 export function startTelemetry(exporter: tracing.SpanExporter, options: TernTracingOptions = {}): Telemetry {
   const sdk = new NodeSDK({
@@ -29,9 +31,9 @@ export function startTelemetry(exporter: tracing.SpanExporter, options: TernTrac
   sdk.start();
   const stopTern = instrumentTern(options);
   return {
-    async shutdown() {
+    async shutdown(timeoutMs = 2_000) {
       stopTern();
-      await sdk.shutdown();
+      await shutdownWithin(() => sdk.shutdown(), timeoutMs);
     },
   };
 }

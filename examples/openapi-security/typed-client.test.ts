@@ -99,5 +99,5 @@ describe('a client generated from the notes document', () => {
     writeFileSync(join(dir, 'wrong.ts'), `${CLIENT}\nexport async function wrong(): Promise<void> {\n  await call('/notes', 'post', {}, { title: 42 });\n}\n`);
     const refused = node([TSC, '--noEmit', '--strict', '--target', 'es2022', '--module', 'commonjs', '--skipLibCheck', 'wrong.ts'], dir);
     expect(refused.stdout).toMatch(/wrong\.ts.*error TS2322/);
-  }, 120_000);
+  });
 });

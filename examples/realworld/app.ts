@@ -5,20 +5,24 @@
  * when `DATABASE_URL` is set. Run it with `npm run start:realworld`.
  */
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { TernApp, type ErrorLogger } from '@tern/core';
+import { attachDatabase, type DatabaseOptions } from '@tern/postgres';
 import { exampleOpenAPI } from '../shared/openapi';
 import { jwtSecretFromEnv, Tokens } from './auth';
-import { Conduit, unprocessable } from './conduit';
+import { Conduit } from './conduit';
 import { ArticlesController } from './controllers/articles.controller';
 import { CommentsController } from './controllers/comments.controller';
 import { ProfilesController } from './controllers/profiles.controller';
 import { TagsController } from './controllers/tags.controller';
 import { UsersController } from './controllers/users.controller';
-import { openDatabase, unstorableText, type Database, type DatabaseOptions } from './database';
 import { GenericErrorModel } from './dto';
 import { realWorldErrors } from './errors';
-import { migrate } from './migrations';
 import { tokenSecurity } from './security';
+
+/** The schema's `.sql` files: beside this module in the sources, and found from the build's output too. */
+const MIGRATIONS = [join(__dirname, 'migrations'), join(__dirname, '..', '..', 'realworld', 'migrations')].find((dir) => existsSync(dir)) as string;
 
 /** Where the API is served: RealWorld clients expect `/api`. */
 export const API_PREFIX = '/api';
@@ -32,35 +36,6 @@ export interface RealWorldOptions {
   logger?: ErrorLogger;
 }
 
-/** A database opened by the app's start-up and closed by its shutdown. */
-class DatabaseSlot {
-  private current?: Database;
-
-  get db(): Database {
-    if (!this.current) throw new Error('The database is opened by app.ready(); no request is served before it.');
-    return this.current;
-  }
-
-  set db(db: Database) {
-    this.current = db;
-  }
-
-  get opened(): Database | undefined {
-    return this.current;
-  }
-}
-
-/**
- * Every value a client sends (a path segment, a query parameter, a JSON string) reaches SQL as a
- * parameter; PostgreSQL refuses text holding a NUL character. That refusal is the client's
- * mistake, answered here once for every query as the spec's 422 instead of a 500.
- */
-function refuseUnstorableText<T>(query: Promise<T>): Promise<T> {
-  return query.catch((err: unknown) => {
-    throw unstorableText(err) ? unprocessable('text must not contain NUL characters (\\u0000)') : err;
-  });
-}
-
 /**
  * Builds the app; nothing is opened until `ready()`/`listen()`, whose start-up hook opens the
  * database and applies the migrations (a failure fails `listen()` naming the hook), and
@@ -71,18 +46,6 @@ function refuseUnstorableText<T>(query: Promise<T>): Promise<T> {
  * await app.listen({ port: 3003 });
  */
 export function buildApp(options: RealWorldOptions = {}): TernApp {
-  const slot = new DatabaseSlot();
-  const database: Database = {
-    get driver() {
-      return slot.db.driver;
-    },
-    query: (sql, params) => refuseUnstorableText(slot.db.query(sql, params)),
-    transaction: (work) => refuseUnstorableText(slot.db.transaction(work)),
-    close: () => slot.opened?.close() ?? Promise.resolve(),
-  };
-  const conduit = new Conduit(database);
-  const tokens = new Tokens(options.jwtSecret ?? jwtSecretFromEnv({}));
-
   const app = new TernApp({
     logger: options.logger,
     // Every route, the document (/api/openapi.json) and the docs page (/api/docs) under /api.
@@ -104,11 +67,13 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
     }),
   });
 
-  app.onStartup(async function openAndMigrate() {
-    slot.db = await openDatabase(options.database);
-    await migrate(slot.db);
-  });
-  app.onClose(() => database.close());
+  // Opened and migrated by ready() (a failure fails listen() naming the hook), closed by
+  // close() after the last request. Every value a client sends reaches SQL as a parameter: a
+  // taken username or email, or text with a NUL character (which PostgreSQL cannot store), is
+  // the client's mistake and answered 422 as the spec says, from one place for every query.
+  const database = attachDatabase(app, { ...options.database, migrations: MIGRATIONS, uniqueViolations: { status: 422 } });
+  const conduit = new Conduit(database);
+  const tokens = new Tokens(options.jwtSecret ?? jwtSecretFromEnv({}));
 
   realWorldErrors(app);
   app.addMiddleware(tokenSecurity(app, conduit, tokens));
@@ -120,12 +85,8 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
   // requests to an instance that lost it.
   app.get('/healthz', { summary: 'Liveness', description: 'Answers while the process is up; asks no database.', tags: ['meta'], security: [] }, async () => ({ status: 'ok' }));
   app.get('/readyz', { summary: 'Readiness', description: 'Answers 200 while the database answers, 503 otherwise.', tags: ['meta'], security: [], responses: { 200: { status: String, database: String }, 503: { status: String, database: String } } }, async (req, res) => {
-    try {
-      await database.query('SELECT 1');
-      return { status: 'ok', database: database.driver };
-    } catch {
-      return res.json({ status: 'unavailable', database: slot.opened?.driver ?? 'not opened' }, 503);
-    }
+    if (await database.isReady()) return { status: 'ok', database: database.driver };
+    return res.json({ status: 'unavailable', database: 'not answering' }, 503);
   });
   return app;
 }

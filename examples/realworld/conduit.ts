@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { HTTPException } from '@tern/core';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './auth';
-import { uniqueViolation, type Database, type Queryable } from './database';
+import type { Database, Queryable } from '@tern/postgres';
 import type { NewArticle, NewUser, UpdateArticle, UpdateUser } from './dto';
 
 /** A user as the database holds it (`password_hash` stays here: no response model declares it). */
@@ -156,15 +156,12 @@ export class Conduit {
 
   async register(input: NewUser): Promise<Account> {
     const passwordHash = await hashPassword(input.password);
-    try {
-      const [account] = await this.db.query<Account>(
-        `INSERT INTO users (username, email, password_hash) VALUES ($1, $2, $3) RETURNING ${ACCOUNT_COLUMNS}`,
-        [input.username, input.email, passwordHash],
-      );
-      return account;
-    } catch (err) {
-      throw takenField(err) ?? err;
-    }
+    // A taken username or email is the database's unique violation, answered 422 by @tern/postgres.
+    const [account] = await this.db.query<Account>(
+      `INSERT INTO users (username, email, password_hash) VALUES ($1, $2, $3) RETURNING ${ACCOUNT_COLUMNS}`,
+      [input.username, input.email, passwordHash],
+    );
+    return account;
   }
 
   /**
@@ -185,24 +182,20 @@ export class Conduit {
 
   async updateAccount(id: number, changes: UpdateUser): Promise<Account> {
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-    try {
-      // A field left out keeps its value: `$n IS NULL` for the NOT NULL columns, an explicit
-      // "was it sent" flag for bio and image, which may be set to null.
-      const [account] = await this.db.query<Account>(
-        `UPDATE users SET
-           email = COALESCE($2, email),
-           username = COALESCE($3, username),
-           password_hash = COALESCE($4, password_hash),
-           bio = CASE WHEN $5::boolean THEN $6 ELSE bio END,
-           image = CASE WHEN $7::boolean THEN $8 ELSE image END
-         WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
-        [id, changes.email ?? null, changes.username ?? null, passwordHash ?? null, changes.bio !== undefined, changes.bio ?? null, changes.image !== undefined, changes.image ?? null],
-      );
-      if (!account) throw new HTTPException(401, 'Your account no longer exists.');
-      return account;
-    } catch (err) {
-      throw takenField(err) ?? err;
-    }
+    // A field left out keeps its value: `$n IS NULL` for the NOT NULL columns, an explicit
+    // "was it sent" flag for bio and image, which may be set to null.
+    const [account] = await this.db.query<Account>(
+      `UPDATE users SET
+         email = COALESCE($2, email),
+         username = COALESCE($3, username),
+         password_hash = COALESCE($4, password_hash),
+         bio = CASE WHEN $5::boolean THEN $6 ELSE bio END,
+         image = CASE WHEN $7::boolean THEN $8 ELSE image END
+       WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
+      [id, changes.email ?? null, changes.username ?? null, passwordHash ?? null, changes.bio !== undefined, changes.bio ?? null, changes.image !== undefined, changes.image ?? null],
+    );
+    if (!account) throw new HTTPException(401, 'Your account no longer exists.');
+    return account;
   }
 
   // ---- profiles ----
@@ -355,10 +348,3 @@ export class Conduit {
   }
 }
 
-/** A unique violation on users, as the spec's 422 naming the field; anything else, undefined. */
-function takenField(err: unknown): HTTPException | undefined {
-  const constraint = uniqueViolation(err);
-  if (constraint === undefined) return undefined;
-  const field = constraint.includes('email') ? 'email' : 'username';
-  return unprocessable(`${field} has already been taken`);
-}

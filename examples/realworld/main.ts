@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import closeWithGrace from 'close-with-grace';
 import { API_PREFIX, buildApp } from './app';
 import { jwtSecretFromEnv } from './auth';
-import { databaseOptionsFromEnv } from './database';
+import { databaseOptionsFromEnv } from '@tern/postgres';
 
 async function main(): Promise<void> {
   const database = databaseOptionsFromEnv();

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import type { DatabaseOptions } from './database';
+import type { DatabaseOptions } from '@tern/postgres';
 
 export interface TestDatabase {
   /** Creates the database and answers the options that open it. */

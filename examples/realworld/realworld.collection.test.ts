@@ -6,7 +6,7 @@
  */
 import type { TernApp } from '@tern/core';
 import { buildApp } from './app';
-import type { DatabaseOptions } from './database';
+import type { DatabaseOptions } from '@tern/postgres';
 import { runConduitCollection } from './postman-collection';
 import { postgresTestDatabase } from './postgres-test-database';
 
@@ -20,7 +20,7 @@ function collectionPasses(database: () => Promise<DatabaseOptions>, cleanup: () 
   beforeAll(async () => {
     app = buildApp({ database: await database(), jwtSecret: 'collection-secret-long-enough-for-hs256' });
     apiUrl = `${await app.listen({ port: 0, host: '127.0.0.1' })}/api`;
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -11,6 +11,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TernApp } from '@tern/core';
+import { clientTypes } from '@tern/core/openapi';
 import { checkResponse } from '@tern/core/testing';
 import { buildApp as controllersApp } from '../controllers/app';
 import { buildApp as responsesApp } from '../responses/app';
@@ -160,7 +161,34 @@ export async function wrong(): Promise<void> {
 }
 `;
 
-describe('typed clients generated from the examples’ documents', () => {
+/**
+ * The two ways docs/client.md offers: openapi-typescript (TypeScript 5's compiler API, so not
+ * beside TypeScript 7), and Tern's own clientTypes(), plain text that any tsc reads. Each writes
+ * `<name>.api.ts` (or `.d.ts`) into `dir` from the served documents; the calls import `./<name>.api`.
+ */
+type Generator = (dir: string, served: Map<string, { url: string; document: Document }>) => Promise<string>;
+const GENERATORS: Array<[name: string, generate: Generator, uploadsFile: string]> = [
+  [
+    'openapi-typescript (generate.mjs)',
+    async (dir, served) => {
+      // From the running apps, as a user would: the generator fetches each /openapi.json.
+      const generated = await run([join(__dirname, 'generate.mjs'), ...EXAMPLES.flatMap(([name]) => [`${served.get(name)?.url}/openapi.json`, `${name}.api.ts`])], dir);
+      if (generated.code !== 0) throw new Error(`generate.mjs failed: ${generated.output}`);
+      return 'uploads.api.ts';
+    },
+    'uploads.api.ts',
+  ],
+  [
+    "Tern's clientTypes()",
+    async (dir, served) => {
+      for (const [name] of EXAMPLES) writeFileSync(join(dir, `${name}.api.d.ts`), clientTypes(served.get(name)?.document as object));
+      return 'uploads.api.d.ts';
+    },
+    'uploads.api.d.ts',
+  ],
+];
+
+describe.each(GENERATORS)('typed clients generated from the examples’ documents by %s', (_generator, generate, uploadsFile) => {
   let dir: string;
   const served = new Map<string, { app: TernApp; url: string; document: Document }>();
   let compiled: { code: number; output: string };
@@ -175,9 +203,7 @@ describe('typed clients generated from the examples’ documents', () => {
       const document = (await (await fetch(`${url}/openapi.json`)).json()) as Document;
       served.set(name, { app, url, document });
     }
-    // From the running apps, as a user would: the generator fetches each /openapi.json.
-    const generated = await run([join(__dirname, 'generate.mjs'), ...EXAMPLES.flatMap(([name]) => [`${served.get(name)?.url}/openapi.json`, `${name}.api.ts`])], dir);
-    if (generated.code !== 0) throw new Error(`generate.mjs failed: ${generated.output}`);
+    await generate(dir, served);
     for (const file of ['recorder.ts', ...EXAMPLES.map(([name]) => `${name}.calls.ts`)]) copyFileSync(join(__dirname, file), join(dir, file));
     writeFileSync(join(dir, 'wrong.ts'), WRONG);
     writeFileSync(
@@ -185,7 +211,7 @@ describe('typed clients generated from the examples’ documents', () => {
       JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'node16', moduleResolution: 'node16', esModuleInterop: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }),
     );
     compiled = await run([TSC, '--strict', '--noEmit', '-p', dir], dir);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     for (const { app } of served.values()) await app.close();
@@ -198,7 +224,7 @@ describe('typed clients generated from the examples’ documents', () => {
   it('compiles a typed call of every operation with tsc --strict', () => {
     expect(errorLines().filter((at) => !at.startsWith('wrong.ts'))).toEqual([]);
     // The generated types are real: no `any` slipped through to make everything compile.
-    expect(readFileSync(join(dir, 'uploads.api.ts'), 'utf8')).toContain('photo: Blob');
+    expect(readFileSync(join(dir, uploadsFile), 'utf8')).toContain('photo: Blob');
   });
 
   it('refuses a wrong body, a missing field, a wrong parameter, a field the answer lacks and a wrong file', () => {

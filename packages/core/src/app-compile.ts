@@ -39,6 +39,10 @@ import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import { checkAppOptions, type RegisterControllersOptions, type TernAppOptions } from './app-options';
 import type { InheritedRouteOptions } from './routing/types';
+import { isMemoryStore, memoryStore } from './store/memory-store';
+import { bindSessionStores } from './middleware/session';
+import { MEMORY_STORE_MESSAGE, tellClusterPrimary } from './lifecycle/cluster-notice';
+import type { TernStore } from './store/store';
 
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
@@ -78,6 +82,7 @@ export function appParts(options: TernAppOptions): AppParts {
   return {
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     pageHeaders: pageHeaders(options.pageHeaders),
+    store: checkStore(options.store),
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -111,6 +116,16 @@ function modelSettings(parts: AppParts) {
   return { modelCompiler: parts.modelCompiler, forbidUnknownProperties: parts.config.forbidUnknownProperties, checkModel: parts.checkModel };
 }
 
+/** `new TernApp({ store })`: something with the store's methods (default a fresh `memoryStore()`). */
+function checkStore(store: TernStore | undefined): TernStore {
+  if (store === undefined) return memoryStore();
+  const methods = ['increment', 'get', 'set', 'delete', 'publish', 'subscribe', 'ping', 'close'] as const;
+  if (typeof store !== 'object' || store === null || !methods.every((name) => typeof store[name] === 'function')) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ store }) expects a store such as memoryStore() or redisStore({ url }), with ${methods.join(', ')}.`);
+  }
+  return store;
+}
+
 /** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */
 function checkPrefix(prefix: unknown): string {
   if (prefix === undefined || prefix === '') return '';
@@ -134,9 +149,24 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
   const infos = routes.map((route) => route.info);
   const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
   const serving = assembleServing([...routes, ...internal], parts);
+  useStore(routes, parts);
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;
+}
+
+/**
+ * Hands the app's store to its `session()` middleware and, in a cluster worker whose rate limits
+ * or sessions sit in `memoryStore()`, tells the primary (which warns when it runs several workers:
+ * each would count and keep sessions on its own).
+ */
+function useStore(routes: readonly CompiledRoute[], parts: AppParts): void {
+  const middleware = new Set([...parts.appMiddleware, ...routes.flatMap((route) => route.middleware)]);
+  const sessions = bindSessionStores(middleware, { store: parts.store, report: (what, err) => parts.exceptions.reportFailure(what, err) });
+  const limited = routes.filter((route) => route.spec.rateLimit).length;
+  if (!isMemoryStore(parts.store) || (!sessions && limited === 0)) return;
+  const uses = [...(limited > 0 ? [`rateLimit on ${limited} route(s)`] : []), ...(sessions ? ['session()'] : [])];
+  tellClusterPrimary({ type: MEMORY_STORE_MESSAGE, pid: process.pid, uses });
 }
 
 /**

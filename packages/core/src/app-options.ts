@@ -12,10 +12,11 @@ import type { PageHeadersOptions } from './http/page-headers';
 import type { ModelCompiler } from './validation/model-compiler';
 import { APP_ROUTE_OPTION_NAMES, checkContainerOptions } from './routing/route-options';
 import type { AppRouteOptions, InheritedRouteOptions } from './routing/types';
+import type { TernStore } from './store/store';
 
 /**
  * What `new TernApp()` takes: the app's own settings, and the route options every route of the
- * app inherits (`AppRouteOptions`: `security`, `responses`), the outermost level of the route
+ * app inherits (`AppRouteOptions`: `security`, `responses`, `rateLimit`), the outermost level of the route
  * options table's inheritance (app → routers/groups → controller → route).
  *
  * @example
@@ -120,6 +121,15 @@ export interface TernAppOptions extends AppRouteOptions {
    * new TernApp({ pageHeaders: { frameAncestors: ["'self'"] } });   // CSP frame-ancestors 'self', X-Frame-Options: SAMEORIGIN
    */
   pageHeaders?: PageHeadersOptions | false;
+  /**
+   * Where rate-limit counters and sessions live: `memoryStore()` (default: this process only) or
+   * `redisStore({ url })`, shared by every worker and machine using the same Redis. `app.close()`
+   * closes it. See docs/store.md.
+   *
+   * @example
+   * new TernApp({ store: redisStore({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }) });
+   */
+  store?: TernStore;
 }
 
 /** Options of `registerControllers`. */
@@ -159,8 +169,10 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   errorPages: checkedWhereUsed,
   trailingSlash: checkedWhereUsed,
   pageHeaders: checkedWhereUsed,
+  store: checkedWhereUsed,
   security: routeOption,
   responses: routeOption,
+  rateLimit: routeOption,
 };
 
 const APP_OPTION_NAMES = Object.keys(APP_OPTIONS);

@@ -15,7 +15,7 @@ import {
   type TernRequest,
   type TernResponse,
 } from '@tern/core';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, IsOptional, Min } from 'class-validator';
 
 async function appWith(...controllers: Array<Function | object>): Promise<TernApp> {
   const app = new TernApp({ logger: false });
@@ -275,5 +275,24 @@ describe('controller parameters', () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
+  });
+});
+
+describe('a @Query() model field typed as a union, with a number rule', () => {
+  // `number | null` emits Object under tsc: the value would stay a string and fail @IsInt().
+  class UnionQuery {
+    @IsOptional() @IsInt() page?: number | null;
+  }
+  @Controller('/union')
+  class UnionController {
+    @Get('/')
+    async list(@Query() query: UnionQuery) {
+      return query;
+    }
+  }
+
+  it('fails ready() naming the field and @Type(() => Number)', async () => {
+    const failure = await new TernApp().registerControllers([UnionController]).ready().catch((err: Error) => err);
+    expect(failure).toMatchObject({ code: 'TERN_CONTROLLER_UNRESOLVED_TYPE', message: expect.stringContaining('add @Type(() => Number) (from class-transformer) to UnionQuery.page') });
   });
 });

@@ -5,7 +5,7 @@
 import pino from 'pino';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HTTPException, TernApp, type TernAppOptions, type TernLogger } from '@tern/core';
+import { compress, HTTPException, TernApp, type TernAppOptions, type TernLogger } from '@tern/core';
 
 type Line = Record<string, unknown> & { msg?: string; level: number };
 
@@ -17,7 +17,7 @@ function memoryLogger(options: pino.LoggerOptions = {}): { logger: pino.Logger; 
 }
 
 /** Waits (bounded) until `check` holds: the request line is written once the response closed. */
-async function until(check: () => boolean, ms = 2_000): Promise<void> {
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await sleep(2);
 }
@@ -251,5 +251,68 @@ describe('logger options', () => {
     await until(() => calls.some(([, , msg]) => msg === 'request completed'));
     expect(calls.find(([, , msg]) => msg === 'loading user')?.[1]).toMatchObject({ userId: 9, reqId: expect.any(String) });
     expect(calls.find(([, , msg]) => msg === 'request completed')).toEqual(['info', expect.objectContaining({ statusCode: 200, route: '/users/{id}' }), 'request completed']);
+  });
+});
+
+describe('bytes over a real connection', () => {
+  // The line's `bytes` came from a Content-Length header that Node only reports when it was
+  // set with setHeader(): over a socket (Tern passes headers to writeHead) it was always absent.
+  let app: TernApp;
+  let origin: string;
+  let lines: Line[];
+  const BIG = JSON.stringify({ rows: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `row ${i} of many` })) });
+
+  beforeAll(async () => {
+    const memory = memoryLogger();
+    lines = memory.lines;
+    app = new TernApp({ openapi: { openapiPath: false }, logger: memory.logger });
+    app.addMiddleware(compress());
+    app.get('/users/{id:int}', async (req, res, { id }) => ({ id }));
+    app.get('/boom', async () => {
+      throw new Error('database is down');
+    });
+    app.get('/chunks', async (req, res) => res.stream(Readable.from(['é'.repeat(1000), 'x'.repeat(24)]), 'text/plain'));
+    app.get('/big', async () => JSON.parse(BIG) as { rows: unknown[] });
+    origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  /** Sends one request and returns the body's bytes as received and the request's log line. */
+  async function exchange(path: string, init: RequestInit = {}): Promise<{ received: number; line: Line }> {
+    const before = completed(lines).length;
+    const response = await fetch(origin + path, { ...init, headers: { 'accept-encoding': 'identity', ...init.headers } });
+    const received = (await response.arrayBuffer()).byteLength;
+    await until(() => completed(lines).length > before);
+    return { received, line: completed(lines).at(-1) as Line };
+  }
+
+  it('is the length of a JSON body as sent', async () => {
+    const { received, line } = await exchange('/users/7');
+    expect(received).toBe(Buffer.byteLength('{"id":7}'));
+    expect(line).toMatchObject({ path: '/users/7', statusCode: 200, bytes: received });
+  });
+
+  it('counts a streamed (chunked) body in bytes, not characters', async () => {
+    const { received, line } = await exchange('/chunks');
+    expect(received).toBe(2 * 1000 + 24);
+    expect(line).toMatchObject({ path: '/chunks', bytes: 2024 });
+  });
+
+  it('counts the compressed bytes when the body went out compressed', async () => {
+    const response = await fetch(origin + '/big', { headers: { 'accept-encoding': 'gzip' } });
+    const before = completed(lines).length;
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    await response.arrayBuffer();
+    await until(() => completed(lines).length > before || completed(lines).some((l) => l.path === '/big'));
+    const line = completed(lines).filter((l) => l.path === '/big').at(-1) as Line;
+    expect(line.bytes).toBeGreaterThan(0);
+    expect(line.bytes).toBeLessThan(Buffer.byteLength(BIG) / 2);
+  });
+
+  it('is 0 for HEAD, and the length of an error answer', async () => {
+    expect((await exchange('/users/7', { method: 'HEAD' })).line).toMatchObject({ method: 'HEAD', bytes: 0 });
+    const { received, line } = await exchange('/boom');
+    expect(received).toBeGreaterThan(0);
+    expect(line).toMatchObject({ statusCode: 500, bytes: received });
   });
 });

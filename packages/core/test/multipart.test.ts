@@ -248,7 +248,7 @@ describe('req.multipart() memory', () => {
     const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
     expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
     expect(report.rise).toBeLessThan(report.fileBytes * 1.2);
-  }, 120_000);
+  });
 
   // Issue 42 item 11: a chunked body declares no length, so its chunks were kept and joined at
   // the end (a rise of ~1.9 times the file here); a buffer bounded by fileSize now takes them as
@@ -264,5 +264,5 @@ describe('req.multipart() memory', () => {
     const report = JSON.parse(child.stdout) as { answer: { size: number; first: number; last: number }; fileBytes: number; rise: number };
     expect(report.answer).toEqual({ size: report.fileBytes, first: 7, last: 7 });
     expect(report.rise).toBeLessThan(report.fileBytes * 0.9);
-  }, 120_000);
+  });
 });

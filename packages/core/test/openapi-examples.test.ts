@@ -52,5 +52,5 @@ describe('the OpenAPI document of every example app', () => {
       .reduce((n, route) => n + route.methods.length, 0);
     expect(operations).toHaveLength(expected);
     await app.close();
-  }, 60_000); // examples/realworld starts an embedded Postgres (PGlite) first
+  }); // examples/realworld starts an embedded Postgres (PGlite) first
 });

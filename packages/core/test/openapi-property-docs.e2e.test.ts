@@ -40,10 +40,10 @@ describe('property documentation in /docs', () => {
     page = session.page;
     const response = await page.goto(`${session.origin}/docs`);
     if (response?.status() !== 200) throw new Error(`GET /docs answered ${response?.status()}`);
-    await page.waitForSelector('.opblock', { timeout: 15_000 });
+    await page.waitForSelector('.opblock', { timeout: 60_000 });
     await page.click('.opblock-post .opblock-summary');
-    await page.waitForSelector('.opblock-post .opblock-body', { timeout: 5_000 });
-  }, 30_000);
+    await page.waitForSelector('.opblock-post .opblock-body', { timeout: 60_000 });
+  });
 
   afterAll(() => session?.close());
 

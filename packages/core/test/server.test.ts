@@ -191,5 +191,5 @@ describe('close() and responses written on the raw Node response', () => {
       release();
       await app.close();
     }
-  }, 10_000);
+  });
 });

@@ -191,5 +191,5 @@ describe('many open event streams', () => {
     const script = join(__dirname, 'fixtures/processes/many-event-streams.ts');
     const { stdout } = await run(process.execPath, [...SOURCE_EXEC_ARGV, script], { cwd: ROOT_DIR, env: { ...process.env, ...SOURCE_ENV }, timeout: 60_000 });
     expect(JSON.parse(stdout)).toEqual({ warnings: [], closedByServer: 25 });
-  }, 70_000);
+  });
 });

@@ -168,3 +168,35 @@ describe('a parameter whose type is neither known nor given', () => {
     expect(module).toThrow(expect.objectContaining({ code: 'TERN_DECORATOR_MISUSE', message: expect.stringContaining("@Query('page', type)") }));
   });
 });
+
+describe('a @Query() model field with a number, boolean or date rule and no @Type', () => {
+  // Under tsc the field converted by its emitted type and the request got 200; under tsx the
+  // same request got a 422 ("page must be an integer number") with nothing said at startup.
+  const source = (field: string) => `
+    import 'reflect-metadata';
+    import { IsBoolean, IsDate, IsInt, IsOptional, Min } from 'class-validator';
+    import { Controller, Get, Query, TernApp } from '@tern/core';
+    class ListQuery { ${field} }
+    @Controller('/x') class X { @Get('/') async get(@Query(ListQuery) query: ListQuery) { return query; } }
+    export const app = new TernApp().registerControllers([X]);`;
+
+  it.each([
+    ['@IsOptional() @IsInt() @Min(1) page?: number', 'ListQuery.page has @IsInt()', '@Type(() => Number)'],
+    ['@IsOptional() @IsBoolean() archived?: boolean', 'ListQuery.archived has @IsBoolean()', '@Type(() => Boolean)'],
+    ['@IsOptional() @IsDate() since?: Date', 'ListQuery.since has @IsDate()', '@Type(() => Date)'],
+  ])('%s fails ready() naming the field and %s', async (field, names, decorator) => {
+    const module = loadCompiled(`untyped-${decorator.replace(/\W/g, '')}`, source(field));
+    const failure = await (module.app as TernApp).ready().catch((err: Error) => err);
+    expect(failure).toMatchObject({ code: 'TERN_CONTROLLER_UNRESOLVED_TYPE' });
+    expect((failure as Error).message).toContain(names);
+    expect((failure as Error).message).toContain(`add ${decorator} (from class-transformer) to ListQuery.`);
+  });
+
+  it('starts, and converts, once the field has @Type', async () => {
+    const module = loadCompiled(
+      'typed-query-field',
+      source('@IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number').replace("import 'reflect-metadata';", "import 'reflect-metadata'; import { Type } from 'class-transformer';"),
+    );
+    expect((await (module.app as TernApp).inject('/x?page=2')).json()).toEqual({ page: 2 });
+  });
+});

@@ -12,6 +12,7 @@ import type { ValidationResult } from '../validation';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { withoutNull } from '../openapi/without-null';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
+import { untypedQueryField, untypedQueryFieldMessage } from './query-field-types';
 import { UploadFailure, uploadParam, uploadResolver, type UploadParam } from './uploads';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
@@ -327,7 +328,7 @@ function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: Par
   const model = modelOf(meta, type, ctx, 'the query string') as ModelClass;
   ctx.checkModel?.(model, ctx.where);
   const validate = ctx.compiler.compile(model, { whitelist: true, forbidNonWhitelisted: ctx.forbidUnknownProperties === true });
-  const fields = queryFields(model, ctx.compiler);
+  const fields = queryFields(model, ctx.compiler, (field, message) => startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, message));
 
   const finish = (result: ValidationResult<object>, failures: FieldError[] | undefined): unknown => {
     if (result.ok && !failures) return result.value;
@@ -369,14 +370,17 @@ interface QueryField {
 }
 
 /** The properties a query model accepts, by the parameter name each is sent under, and how each converts, read once. */
-function queryFields(model: ModelClass, compiler: ModelCompiler): Map<string, QueryField> {
+function queryFields(model: ModelClass, compiler: ModelCompiler, refuse: (field: string, message: string) => Error): Map<string, QueryField> {
   const fields = new Map<string, QueryField>();
   for (const property of compiler.describe(model).properties) {
     if (property.hiddenInInput === true) continue;
     const key = property.inputName ?? property.name;
     const { declaredType } = property;
+    const emitted = reflectedPropertyType(model.prototype, property.name);
+    const missing = untypedQueryField(property, emitted);
+    if (missing !== undefined) throw refuse(property.name, untypedQueryFieldMessage(model.name, property.name, missing));
     // Without decorator metadata (tsx, esbuild, vitest), a scalar `@Type(() => Number)` says it.
-    const type = reflectedPropertyType(model.prototype, property.name) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : undefined);
+    const type = (emitted !== Object ? emitted : undefined) ?? (declaredType && SCALARS.has(declaredType) ? declaredType : emitted);
     const list = type === Array || type === Set;
     // Strings, untyped and nested values pass as they are (a repeated parameter gives its first value).
     const scalar = (!list && type !== undefined && SCALARS.get(type)) || (SCALARS.get(Object) as Scalar);

@@ -283,6 +283,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         pathParamLimit: route.params.length > 0 ? context.maxParamLength : undefined,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
         scopeSchemes: oauth2Schemes(context.config),
+        rateLimit: options.rateLimit || undefined,
       },
       context.problems,
     );

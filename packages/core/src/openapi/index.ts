@@ -9,3 +9,7 @@ export { Integer } from './schema/integer';
 export { namedShape } from './schema/named-shape';
 export type { ApiPropertyOptions } from './api-property';
 export { SecurityRequirementError, OpenAPIDocumentError } from './errors';
+export { clientTypes } from './client-types';
+export type { ClientTypesOptions } from './client-types';
+export { watchClientTypes, writeClientTypes } from './client-types-file';
+export type { WatchClientTypesOptions } from './client-types-file';

@@ -8,9 +8,9 @@ import type { ResponseHook } from './observe';
 /**
  * `{ reqId, method, route, path, statusCode, durationMs, bytes, aborted }` at `level`, message
  * `request completed`. `route` is the template (`/users/{id}`), absent when no route matched;
- * `path` never has the query string (it may carry tokens); `bytes` is the body's length when
- * the response declared one (absent for chunked streams; `0` for HEAD). An aborted response
- * may have sent fewer.
+ * `path` never has the query string (it may carry tokens); `bytes` is the body bytes handed to
+ * the connection (streams and compressed bodies included; `0` for HEAD). An aborted response
+ * may have delivered fewer.
  */
 export function requestLogHook(logger: TernLogger, level: LogLevel): ResponseHook {
   return (req, res, info) => {
@@ -22,14 +22,10 @@ export function requestLogHook(logger: TernLogger, level: LogLevel): ResponseHoo
         path: req.path,
         statusCode: info.statusCode,
         durationMs: Math.round(info.durationMs * 1000) / 1000,
-        bytes: req.method === 'HEAD' ? 0 : bodyLength(res.raw.getHeader('content-length')),
+        bytes: info.bytes,
         aborted: info.aborted,
       },
       'request completed',
     );
   };
-}
-
-function bodyLength(header: number | string | string[] | undefined): number | undefined {
-  return header === undefined || Array.isArray(header) ? undefined : Number(header);
 }

@@ -22,5 +22,6 @@ export type {
   ResponseSchema,
   ResponseShape,
   RouteOptions,
+  RateLimitOptions,
   SecurityRequirement,
 } from './types';
