@@ -32,7 +32,8 @@
  * to `dist/bundle/THIRD-PARTY-NOTICES.txt`, which ships with the package.
  *
  * The build ends by loading `@tern/core` as users do (`index.js`, through the loader) in a fresh
- * process: a start must load none of what Tern defers (`NOT_AT_LOAD`, `BUILTINS_NOT_AT_LOAD`).
+ * process: a start must load none of what Tern defers (`NOT_AT_LOAD`, `BUILTINS_NOT_AT_LOAD`),
+ * ESM-only packages (`ESM_ONLY`) included.
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -56,11 +57,18 @@ const BUNDLED = ['find-my-way', 'fast-deep-equal'];
 /** What the bundled packages require but a start does not need: the shim each is reached through. */
 const ON_FIRST_CALL = { 'safe-regex2': 'safe-regex2.cjs', 'fast-querystring': 'fast-querystring.cjs' };
 /**
+ * ESM-only dependencies: kept out of the bundle like every package, and reached only through a
+ * real `import()` on first use (jose: src/security/jose.ts), in `esm-import.js` (`BESIDE`). An
+ * ES module loaded that way is not in `require.cache`, so the load check below also watches the
+ * ES module loader's resolutions.
+ */
+const ESM_ONLY = ['jose'];
+/**
  * Packages loading the bundle must not load (checked in a fresh process after the build): what
  * it holds a copy of, what those require on first call, and Tern's own dependencies that only
  * some requests need, which its sources load on first use.
  */
-const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL), 'cookie', 'secure-json-parse', 'fast-content-type-parse', 'encodeurl'];
+const NOT_AT_LOAD = [...BUNDLED, ...Object.keys(ON_FIRST_CALL), 'cookie', 'secure-json-parse', 'fast-content-type-parse', 'encodeurl', ...ESM_ONLY];
 /**
  * Node builtins loading `@tern/core` must not load either: those Tern's sources load on first use
  * (compression, signing, class-validator's probe), and `v8`, which the bundle's loader once
@@ -138,10 +146,20 @@ function findMyWayLoadChecks() {
   return checked;
 }
 
+/**
+ * Sources built to files of their own beside the bundle, which it `require`s: code that must run
+ * outside the bundle's `vm.Script` (an `import()` there has no loader).
+ */
+const BESIDE = { './esm-import': join(src, 'security', 'esm-import.ts') };
+
 /** Bundles `BUNDLED`, routes `ON_FIRST_CALL` through its shim, leaves every other package external. */
 const packaging = {
   name: 'tern-packaging',
   setup(builder) {
+    builder.onResolve({ filter: /^\.\/esm-import$/ }, (args) => {
+      if (join(args.resolveDir, `${args.path}.ts`) !== BESIDE[args.path]) return undefined;
+      return { path: `${args.path}.js`, external: true };
+    });
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
       const name = packageName(args.path);
       // The shim's own `require` of the real package.
@@ -222,6 +240,9 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
+for (const [specifier, source] of Object.entries(BESIDE)) {
+  await build({ entryPoints: [source], tsconfig: join(pkgDir, 'tsconfig.json'), outfile: join(outDir, `${specifier.slice(2)}.js`), bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'warning' });
+}
 const buildId = createHash('sha256').update(readFileSync(join(outDir, 'tern.js'))).digest('hex').slice(0, 16);
 
 // Each entry file assigns every name on its own line (`exports.TernApp = part.TernApp;`): Node's
@@ -251,9 +272,29 @@ for (const { name } of list) {
 // above, with a compile-cache folder of its own.
 const cacheDir = mkdtempSync(join(tmpdir(), 'tern-bundle-check-'));
 try {
-  const probe = `const before = new Set(process.moduleLoadList); require(${JSON.stringify(join(outDir, 'index.js'))});
-process.stdout.write(JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => !before.has(m)) }))`;
+  // A resolve hook reports every specifier the ES module loader resolves (what `import()` loads);
+  // the probe waits a moment for an `import()` started at load, then proves the hook works by
+  // importing jose itself.
+  const hooks = `let port; export function initialize(data) { port = data.port; }
+export async function resolve(specifier, context, next) { const resolved = await next(specifier, context); port.postMessage(resolved.url); return resolved; }`;
+  const probe = `const { register } = require('node:module'); const { MessageChannel } = require('node:worker_threads');
+const { port1, port2 } = new MessageChannel(); const imported = []; port1.on('message', (url) => imported.push(url));
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}, { data: { port: port2 }, transferList: [port2] });
+const before = new Set(process.moduleLoadList); require(${JSON.stringify(join(outDir, 'index.js'))});
+const builtins = process.moduleLoadList.filter((m) => !before.has(m)); const files = Object.keys(require.cache);
+setTimeout(async () => {
+  const atLoad = [...imported];
+  await import(require('node:url').pathToFileURL(require.resolve('jose', { paths: [${JSON.stringify(pkgDir)}] })).href);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  port1.close();
+  process.stdout.write(JSON.stringify({ files, builtins, imported: atLoad, control: imported.slice(atLoad.length) }));
+}, 200);`;
   const loaded = JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, TERN_COMPILE_CACHE: cacheDir } }));
+  if (!loaded.control.some((url) => url.includes('/node_modules/jose/'))) throw new Error('bundle-core: the load check did not see an ES module import; it cannot vouch for ESM_ONLY');
+  for (const name of ESM_ONLY) {
+    const url = loaded.imported.find((u) => u.includes(`/node_modules/${name}/`));
+    if (url) throw new Error(`bundle-core: loading @tern/core imports ${url}`);
+  }
   for (const name of NOT_AT_LOAD) {
     const file = loaded.files.find((path) => path.includes(`/node_modules/${name}/`));
     if (file) throw new Error(`bundle-core: loading @tern/core loads ${file}`);

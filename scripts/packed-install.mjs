@@ -7,7 +7,8 @@
  *    run as they are (unpinned: today's TypeScript, jest, @swc/jest; only `@tern/core` becomes the
  *    tarball), every file it shows is written, and its commands run: `npx tsc`, the app (asked
  *    over HTTP what the page says it answers) and `npx jest`. The installed package ships the
- *    licences of the router bundled into it, and loading it loads no find-my-way package.
+ *    licences of the router bundled into it, and loading it loads no find-my-way package;
+ *    `jwtVerifier` loads jose (ESM-only) from it, compiled and from the compile cache.
  * 2. **@tern/file-router on its own**: its tarball installed by itself next to the core (a peer
  *    dependency), with no second copy of the core.
  * 3. **ESM and CommonJS**: every public name of every entry point imported by name from a
@@ -458,6 +459,37 @@ function checkBundledRouter(project) {
   check(unexpected.length === 0, "require('@tern/core') must not load find-my-way's package or its lazily required dependencies", unexpected);
 }
 
+/**
+ * jwtVerifier's jose (ESM-only) loads from the installed package: through `esm-import.js` beside
+ * the bundle, both when the bundle is compiled and when it runs from V8's cached code (a second
+ * start with the same cache folder).
+ */
+function checkJwtVerifier(project) {
+  const script = `const { createHmac } = require('node:crypto');
+const { TernApp, HTTPBearer, enforceSecurity, jwtVerifier } = require('@tern/core');
+const secret = 'a-secret-of-at-least-thirty-two-bytes';
+const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const input = part({ alg: 'HS256' }) + '.' + part({ sub: 'ada', exp: Math.floor(Date.now() / 1000) + 60 });
+const token = input + '.' + createHmac('sha256', secret).update(input).digest('base64url');
+const app = new TernApp({ logger: false });
+app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
+app.addMiddleware(enforceSecurity(app, { bearerAuth: jwtVerifier({ secret, algorithms: ['HS256'] }) }));
+app.get('/me', { security: [{ bearerAuth: [] }] }, async (req) => req.user);
+(async () => {
+  const good = await app.inject({ url: '/me', headers: { authorization: 'Bearer ' + token } });
+  const none = await app.inject({ url: '/me', headers: { authorization: 'Bearer ' + part({ alg: 'none' }) + '.' + input.split('.')[1] + '.' } });
+  process.stdout.write(JSON.stringify([good.statusCode, good.json().sub, none.statusCode]));
+})().catch((e) => { process.stdout.write(JSON.stringify(String(e))); });`;
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-packed-cache-'));
+  try {
+    for (const start of ['first start', 'start from the compile cache']) {
+      const answer = execFileSync(process.execPath, ['-e', script], { cwd: project, encoding: 'utf8', env: { ...process.env, TERN_COMPILE_CACHE: cache } });
+      check(answer === '[200,"ada",401]', `jwtVerifier (${start}): a signed token must be accepted and alg none refused`, answer);
+    }
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // 6. The glue pages (database, client, observability) as written, on TypeScript 7 and 5.x.
@@ -609,6 +641,7 @@ async function main() {
     run('npx', ['jest', '--ci'], project);
     log('page: the bundled router (licence notice, nothing of it loaded from node_modules)');
     checkBundledRouter(project);
+    checkJwtVerifier(project);
 
     // 2. @tern/file-router's tarball on its own.
     log('npm install @tern/file-router (its tarball alone; @tern/core is a peer dependency)');

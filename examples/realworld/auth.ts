@@ -1,10 +1,11 @@
 /**
  * Accounts' secrets: passwords hashed with scrypt (node:crypto, salted, compared in constant
- * time) and JWTs signed with HS256 by `jsonwebtoken`. RealWorld clients send
- * `Authorization: Token <jwt>`.
+ * time) and JWTs signed with HS256 by `jsonwebtoken`, checked by Tern's `jwtVerifier`.
+ * RealWorld clients send `Authorization: Token <jwt>`.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { jwtVerifier, type SecurityVerifier } from '@tern/core';
 import jwt from 'jsonwebtoken';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
@@ -38,7 +39,7 @@ export interface TokenClaims {
   userId: number;
 }
 
-/** Signs and checks the app's tokens with one secret. */
+/** Signs the app's tokens with one secret, and makes the verifier that checks them. */
 export class Tokens {
   constructor(
     private readonly secret: string,
@@ -51,15 +52,20 @@ export class Tokens {
     return jwt.sign({}, this.secret, { algorithm: 'HS256', subject: String(claims.userId), expiresIn: this.expiresIn });
   }
 
-  /** The claims of a valid, unexpired token; null for anything else. */
-  verify(token: string): TokenClaims | null {
-    try {
-      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
-      const userId = typeof payload === 'object' ? Number(payload.sub) : NaN;
-      return Number.isSafeInteger(userId) ? { userId } : null;
-    } catch {
-      return null;
-    }
+  /**
+   * A verifier for `enforceSecurity`: a token signed with this secret by HS256 only (no `none`,
+   * no other algorithm), unexpired, whose subject is a user id; `toPrincipal` turns the claims
+   * into the principal (`null` refuses the token: a deleted account, say).
+   */
+  verifier<P>(toPrincipal: (claims: TokenClaims) => Promise<P | null>): SecurityVerifier {
+    return jwtVerifier({
+      secret: this.secret,
+      algorithms: ['HS256'],
+      toPrincipal: (payload) => {
+        const userId = Number(payload.sub);
+        return Number.isSafeInteger(userId) ? toPrincipal({ userId }) : null;
+      },
+    });
   }
 }
 

@@ -3,6 +3,7 @@
  * run by two test files: on PGlite (realworld.test.ts) and on a PostgreSQL server
  * (realworld.postgres.test.ts), each with a database of its own.
  */
+import { createHmac } from 'node:crypto';
 import { validate } from '@readme/openapi-parser';
 import type { TernApp } from '@tern/core';
 import { checkContract } from '@tern/core/testing';
@@ -16,6 +17,27 @@ interface Session {
   email: string;
   token: string;
   headers: { authorization: string };
+}
+
+/**
+ * Tokens for the same user that jwtVerifier must refuse: unsigned (`alg: none`), signed with
+ * another secret, expired, and without the subject a user id.
+ */
+function forgedTokens(token: string): string[] {
+  const [, payload] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const hs256 = (secret: string, body: object) => {
+    const input = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(body)}`;
+    return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+  };
+  const now = Math.floor(Date.now() / 1000);
+  return [
+    `Token ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+    `Token ${hs256('another-secret-that-is-long-enough-for-hs256', claims)}`,
+    `Token ${hs256(SECRET, { ...claims, iat: now - 7200, exp: now - 3600 })}`,
+    `Token ${hs256(SECRET, { ...claims, sub: 'admin' })}`,
+  ];
 }
 
 /** Starts the app on a fresh database per file; `database` may open one lazily (PostgreSQL). */
@@ -116,7 +138,7 @@ export function conduitSuite(database: () => Promise<DatabaseOptions>, cleanup: 
       const me = await app.inject({ url: '/api/user', headers: user.headers });
       expect([me.statusCode, me.json().user.username]).toEqual([200, user.username]);
       expect((await app.inject({ url: '/api/user', headers: { authorization: `token ${user.token}` } })).statusCode).toBe(200);
-      for (const authorization of [undefined, `Bearer ${user.token}`, 'Token not.a.jwt', `Token ${user.token}x`]) {
+      for (const authorization of [undefined, `Bearer ${user.token}`, 'Token not.a.jwt', `Token ${user.token}x`, ...forgedTokens(user.token)]) {
         const res = await app.inject({ url: '/api/user', headers: authorization ? { authorization } : {} });
         expect(res.statusCode).toBe(401);
         expect(res.headers['www-authenticate']).toMatch(/^Token/);

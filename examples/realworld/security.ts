@@ -1,8 +1,8 @@
 /**
  * RealWorld's authentication: `Authorization: Token <jwt>`, declared as `HTTPBearer({ scheme: 'Token' })`, once for the
  * document; routes say `@Authenticated()` (a token is required) or `@OptionalAuth()` (a token, if
- * sent, makes the reader known); `enforceSecurity` checks exactly those declarations, and
- * `@User()` is then the signed-in account.
+ * sent, makes the reader known); `enforceSecurity` checks exactly those declarations with Tern's
+ * `jwtVerifier`, and `@User()` is then the signed-in account.
  */
 import { applyDecorators, enforceSecurity, HTTPBearer, Security, type Middleware, type TernApp } from '@tern/core';
 import type { Tokens } from './auth';
@@ -27,10 +27,7 @@ export function tokenSecurity(app: TernApp, conduit: Conduit, tokens: Tokens): M
     new HTTPBearer({ scheme: 'Token', description: 'Send `Authorization: Token <jwt>`, the token that registering or logging in returns.' }),
   );
   return enforceSecurity(app, {
-    // enforceSecurity reads the word `Token` and hands over the bare JWT.
-    [TOKEN]: async (jwt) => {
-      const claims = tokens.verify(jwt);
-      return claims && (await conduit.accountById(claims.userId));
-    },
+    // enforceSecurity reads the word `Token` and hands the bare JWT to the verifier.
+    [TOKEN]: tokens.verifier((claims) => conduit.accountById(claims.userId)),
   });
 }

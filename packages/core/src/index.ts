@@ -208,8 +208,8 @@ export type {
 } from './validation';
 export { PartialType, PickType, OmitType, IntersectionType } from './mapped-types';
 export type { PartialTypeOptions, IntersectionOf, ClassOf, MappedType } from './mapped-types';
-export { enforceSecurity } from './security';
-export type { OAuth2Grant, SecurityVerifier, SecurityVerifiers } from './security';
+export { enforceSecurity, jwtVerifier } from './security';
+export type { EnforceSecurityOptions, JwtAlgorithm, JwtPayload, JwtVerifierOptions, KeyServerOptions, OAuth2Grant, SecurityVerifier, SecurityVerifiers } from './security';
 
 // Testing
 export type { InjectOptions, InjectResponse } from './testing/inject';

@@ -224,4 +224,24 @@ describe('checkContract', () => {
     expect(error.message).toContain('GET /me refused a valid request with 401, though it carried the credentials');
     expect(error.request.headers.authorization).toBe('Bearer wrong');
   });
+
+  it('sends the credential given for the roles an operation requires, and fails when it is refused with 403', async () => {
+    const build = (holds: (token: string) => string[]) => {
+      const app = itemsApp((a) => {
+        a.get('/me', { security: [{ bearerAuth: [] }], responses: { 200: { user: String } } }, async () => ({ user: 'ada' }));
+        a.get('/admin', { security: [{ bearerAuth: ['admin'] }], responses: { 200: { user: String } } }, async () => ({ user: 'ada' }));
+      });
+      app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
+      const tokens = new Set(['admin-token', 'user-token']);
+      app.addMiddleware(enforceSecurity(app, { bearerAuth: async (token: string) => (tokens.has(token) ? { roles: holds(token) } : null) }));
+      return app;
+    };
+    const honest = (token: string) => (token === 'admin-token' ? ['admin'] : []);
+    await expect(checkContract(build(honest), { auth: { bearerAuth: { admin: 'admin-token' } } })).resolves.toBeDefined();
+    // One credential for every operation: a 403 where it lacks the role is what the document promises.
+    await expect(checkContract(build(honest), { auth: { bearerAuth: 'user-token' } })).resolves.toBeDefined();
+    const error = await violation(build(() => []), { auth: { bearerAuth: { admin: 'admin-token' } } });
+    expect(error.message).toContain('GET /admin refused a valid request with 403, though it carried the credential `auth` gives for the roles');
+    expect(error.request.headers.authorization).toBe('Bearer admin-token');
+  });
 });

@@ -285,6 +285,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         rejectsInput: route.checksInput,
         pathParamLimit: route.params.length > 0 ? context.maxParamLength : undefined,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
+        scopeSchemes: oauth2Schemes(context.config),
         rateLimit: options.rateLimit || undefined,
       },
       context.problems,
@@ -367,4 +368,9 @@ function dropUnusedFormBases(bases: string[], paths: OpenAPIObject['paths'], sch
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {
   return new OpenAPIDocumentError('TERN_INVALID_OPENAPI_METADATA', message, cause === undefined ? undefined : { cause });
+}
+
+/** The names of the OAuth2 schemes: their requirements list scopes, every other scheme's roles. */
+function oauth2Schemes(config: OpenAPIConfig): Set<string> {
+  return new Set([...config.securitySchemes].filter(([, scheme]) => scheme.type === 'oauth2').map(([name]) => name));
 }

@@ -133,6 +133,8 @@ export interface ProblemFacts {
   pathParamLimit?: number;
   /** The route's declared `security`, when `enforceSecurity` enforces it; else `undefined`. */
   enforcedSecurity: MatchedRoute['security'];
+  /** The names of the OAuth2 schemes, whose requirements list scopes (every other scheme's list roles). */
+  scopeSchemes?: ReadonlySet<string>;
   /** The route's `rateLimit` (its own or inherited), when it has one. */
   rateLimit?: { limit: number; window: number; onStoreError?: 'fail' | 'pass' };
 }
@@ -155,9 +157,13 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
       ...refs.response('Credentials are missing or not valid.'),
       headers: { 'WWW-Authenticate': { description: 'The challenges of the schemes the route accepts.', schema: { type: 'string' } } },
     }));
-    // Only OAuth2 requirements list scopes, and only a scope missing from a valid token is a 403.
-    if (security.some((entry) => Object.values(entry).some((scopes) => scopes.length > 0))) {
-      add(403, () => refs.response('The credentials are valid but lack a required scope.'));
+    // Only a requirement listing scopes (OAuth2) or roles (other schemes) can be missing one from
+    // valid credentials: a 403.
+    const listed = security.flatMap((entry) => Object.entries(entry).filter(([, list]) => list.length > 0).map(([name]) => name));
+    if (listed.length > 0) {
+      const scopes = listed.filter((name) => facts.scopeSchemes?.has(name)).length;
+      const what = scopes === listed.length ? 'scope' : scopes === 0 ? 'role' : 'scope or role';
+      add(403, () => refs.response(`The credentials are valid but lack a required ${what}.`));
     }
   }
   // The body limit is checked before every handler, whatever the method: a Content-Length over

@@ -9,6 +9,7 @@ import type { TernRequest } from '../http/request';
 import type { MatchedRoute } from '../http/matched-route';
 import { markSecurityEnforced } from '../openapi/enforced';
 import type { Middleware } from '../routing/types';
+import { jwtVerifierParts } from './jwt-verifier';
 
 /**
  * Checks one credential (the bearer token, or the API key's value) and resolves to:
@@ -29,8 +30,31 @@ export interface OAuth2Grant {
 /** Verifiers by the name the scheme is registered under in `app.openapiConfig`. */
 export type SecurityVerifiers = Record<string, SecurityVerifier>;
 
-/** `bearer`: a token after an auth-scheme word in `Authorization` (`Bearer`, or `Token`…). */
-type Kind = { type: 'bearer'; word: string; pattern: RegExp } | { type: 'oauth2' } | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string };
+/**
+ * Options of {@link enforceSecurity}.
+ *
+ * @example
+ * enforceSecurity(app, verifiers, { roles: (user) => (user as Account).groups });
+ */
+export interface EnforceSecurityOptions {
+  /**
+   * The roles a principal holds, which requirements like `{ bearerAuth: ['admin'] }` are checked
+   * against on HTTP, API-key and OpenID Connect schemes (OAuth2 requirements list scopes, which
+   * the OAuth2 verifier grants). Default: the principal's `roles` property, when it is a list of
+   * strings.
+   */
+  roles?: (principal: unknown, scheme: string) => readonly string[] | undefined | null;
+}
+
+/**
+ * `bearer`: a token after an auth-scheme word in `Authorization` (`Bearer`, or `Token`…);
+ * `oauth2`/`openIdConnect`: a bearer token (the first grants scopes, the second has roles).
+ */
+type Kind =
+  | { type: 'bearer'; word: string; pattern: RegExp }
+  | { type: 'oauth2' }
+  | { type: 'openIdConnect' }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string };
 
 /** A registered scheme with its verifier: how to read the credential and how to judge it. */
 interface Scheme {
@@ -39,7 +63,7 @@ interface Scheme {
   verify: SecurityVerifier;
 }
 
-/** One requirement entry: every scheme in it, each with its required scopes. */
+/** One requirement entry: every scheme in it, each with its required scopes (OAuth2) or roles (the others). */
 type Entry = Array<{ scheme: Scheme; scopes: string[] }>;
 
 /** `null`: the route is public (no `security`, or `[]`). */
@@ -51,15 +75,23 @@ const MISSING: Check = { state: 'missing' };
 const INVALID: Check = { state: 'invalid' };
 const NO_SCOPES: ReadonlySet<string> = new Set();
 
+/** The default `roles`: the principal's own `roles` list. */
+function ownRoles(principal: unknown): readonly string[] | undefined {
+  const roles = (principal as { roles?: unknown } | null | undefined)?.roles;
+  return Array.isArray(roles) ? roles : undefined;
+}
+
 /**
  * Middleware that enforces each route's declared `security` with OpenAPI's semantics: entries are
  * alternatives tried in order (the first satisfied wins; an empty entry `{}`, anonymous, last), every scheme of an entry is required,
- * listed scopes must all be granted, and a route with no `security` (or `[]`) is public. Missing or
- * invalid credentials are a 401 with `WWW-Authenticate`; valid credentials lacking scopes, a 403.
+ * listed scopes (OAuth2) or roles (every other scheme, held as `principal.roles` or what the
+ * `roles` option says) must all be there, and a route with no `security` (or `[]`) is public.
+ * Missing or invalid credentials are a 401 with `WWW-Authenticate`; valid credentials lacking a
+ * scope or role, a 403.
  * The satisfied entry's first principal becomes `req.user`; all of them are in
  * `req.state.principals`, by scheme name.
  *
- * Credentials are read as each registered scheme says: `HTTPBearer` and `OAuth2` from
+ * Credentials are read as each registered scheme says: `HTTPBearer`, `OAuth2` and OpenID Connect from
  * `Authorization: Bearer <token>` (`Token <jwt>` for `new HTTPBearer({ scheme: 'Token' })`), `APIKey` from its header, query parameter or cookie. A verifier
  * named after an unregistered scheme, or a route requiring a scheme that has no verifier, fails
  * `app.ready()`.
@@ -70,14 +102,16 @@ const NO_SCOPES: ReadonlySet<string> = new Set();
  * app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
  * app.openapiConfig.addSecurityScheme('oauth2', new OAuth2({ flows: { ... } }));
  * app.addMiddleware(enforceSecurity(app, {
- *   bearerAuth: async (token) => sessions.userFor(token),            // user or null
+ *   bearerAuth: jwtVerifier({ jwksUri: 'https://issuer.example/.well-known/jwks.json', algorithms: ['RS256'] }),
+ *   apiKey: async (key) => services.byKey(key),                      // the principal, or null
  *   oauth2: async (token) => {
- *     const claims = await verifyJwt(token);
+ *     const claims = await introspect(token);
  *     return claims && { user: claims.sub, scopes: claims.scope.split(' ') };
  *   },
  * }));
+ * app.delete('/users/{id}', { security: [{ bearerAuth: ['admin'] }] }, handler);   // 403 unless req.user.roles has 'admin'
  */
-export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Middleware {
+export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers, options: EnforceSecurityOptions = {}): Middleware {
   if (!app || typeof app.onReady !== 'function' || !app.openapiConfig) {
     throw new TernTypeError('TERN_INVALID_ARGUMENT', 'enforceSecurity(app, verifiers): pass the TernApp whose security schemes to enforce.');
   }
@@ -89,7 +123,16 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
       throw new TernError('TERN_INVALID_SECURITY_VERIFIER', `enforceSecurity: the verifier for '${name}' must be a function (credential, req) => user.`);
     }
   }
+  if (options === null || typeof options !== 'object' || (options.roles !== undefined && typeof options.roles !== 'function')) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', 'enforceSecurity(app, verifiers, { roles }): roles is a function (principal, scheme) => string[].');
+  }
+  const rolesOf = options.roles ?? ownRoles;
   const given = { ...verifiers };
+  // jose (an ESM-only package) loads in ready(), so a start without it fails, not a request.
+  const preparing = Object.values(given).flatMap((verify) => jwtVerifierParts(verify) ?? []);
+  if (preparing.length > 0) app.onStartup(async function loadJwtVerifiers() {
+    await Promise.all(preparing.map((verifier) => verifier.prepare()));
+  });
   // The document lists the 401/403 this middleware answers on routes that declare security.
   markSecurityEnforced(app.openapiConfig);
   const schemes = new Map<string, Scheme>();
@@ -118,7 +161,7 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers): Mid
   return async function enforceSecurityMiddleware(req, res, next) {
     const plan = req.route ? plans.get(req.route) : undefined;
     if (!plan) return next();
-    await authorize(plan, req);
+    await authorize(plan, req, rolesOf);
     return next();
   };
 }
@@ -128,12 +171,13 @@ function kindOf(name: string, openapi: Record<string, unknown>): Kind {
     return tokenKind(openapi.scheme);
   }
   if (openapi.type === 'oauth2') return { type: 'oauth2' };
+  if (openapi.type === 'openIdConnect') return { type: 'openIdConnect' };
   if (openapi.type === 'apiKey' && (openapi.in === 'header' || openapi.in === 'query' || openapi.in === 'cookie')) {
     return { type: 'apiKey', in: openapi.in, name: String(openapi.name) };
   }
   throw new TernError(
     'TERN_UNENFORCEABLE_SECURITY',
-    `enforceSecurity cannot check scheme '${name}' (type ${String(openapi.type)}): it enforces HTTPBearer, APIKey and OAuth2 schemes.`,
+    `enforceSecurity cannot check scheme '${name}' (type ${String(openapi.type)}${openapi.scheme ? `, scheme ${String(openapi.scheme)}` : ''}): it enforces HTTPBearer, APIKey, OAuth2 and OpenID Connect schemes.`,
   );
 }
 
@@ -144,7 +188,7 @@ function tokenKind(scheme: string): { type: 'bearer'; word: string; pattern: Reg
   return { type: 'bearer', word, pattern: new RegExp(`^${escaped} +([A-Za-z0-9\\-._~+/]+=*) *$`, 'i') };
 }
 
-/** OAuth2 access tokens arrive as `Authorization: Bearer <token>`. */
+/** OAuth2 and OpenID Connect access tokens arrive as `Authorization: Bearer <token>`. */
 const OAUTH2_TOKEN = tokenKind('bearer');
 
 function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>): Plan {
@@ -163,13 +207,6 @@ function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>): Plan {
           `Route ${route.source} requires '${name}', but enforceSecurity was given no verifier for it; add one: enforceSecurity(app, { ${name}: async (credential, req) => … }).`,
         );
       }
-      if (scopes.length > 0 && scheme.kind.type !== 'oauth2') {
-        throw new TernError(
-          'TERN_UNENFORCEABLE_SECURITY',
-          `Route ${route.source} requires scopes [${scopes.join(', ')}] of '${name}', but only OAuth2 verifiers grant scopes; ` +
-            'check roles in the handler, or declare the requirement on an OAuth2 scheme.',
-        );
-      }
       return { scheme, scopes: [...scopes] };
     }),
   );
@@ -177,20 +214,30 @@ function compilePlan(route: MatchedRoute, schemes: Map<string, Scheme>): Plan {
 
 function credentialOf(kind: Kind, req: TernRequest): string | undefined {
   if (kind.type === 'apiKey') {
-    const value =
-      kind.in === 'header' ? req.headers.get(kind.name) : kind.in === 'query' ? req.queryParams.get(kind.name) : req.cookies.get(kind.name);
+    const value = kind.in === 'header' ? req.headers.get(kind.name) : kind.in === 'query' ? req.queryParams.get(kind.name) : cookieOf(kind.name, req);
     return value ? value : undefined;
   }
   const header = req.headers.get('authorization');
   if (!header) return undefined;
-  const m = (kind.type === 'oauth2' ? OAUTH2_TOKEN : kind).pattern.exec(header);
+  const m = (kind.type === 'bearer' ? kind : OAUTH2_TOKEN).pattern.exec(header);
   return m ? m[1] : undefined;
+}
+
+/**
+ * A cookie API key, also under the names browsers give it over HTTPS: `__Host-sid` and
+ * `__Secure-sid` are `sid` with attributes the browser enforces (session() names its cookie so
+ * over HTTPS), and are preferred, since no other site or plain-HTTP page can set them.
+ */
+function cookieOf(name: string, req: TernRequest): string | undefined {
+  return req.cookies.get(`__Host-${name}`) || req.cookies.get(`__Secure-${name}`) || req.cookies.get(name);
 }
 
 async function check(scheme: Scheme, req: TernRequest): Promise<Check> {
   const credential = credentialOf(scheme.kind, req);
   if (credential === undefined) return MISSING;
-  const result = await scheme.verify(credential, req);
+  // A jwtVerifier on an OAuth2 scheme grants the token's own scopes.
+  const jwt = scheme.kind.type === 'oauth2' ? jwtVerifierParts(scheme.verify) : undefined;
+  const result = await (jwt ? jwt.grant(credential, req) : scheme.verify(credential, req));
   if (result === null || result === undefined || result === false) return INVALID;
   if (scheme.kind.type !== 'oauth2') return { state: 'ok', user: result, scopes: NO_SCOPES };
   const grant = result as Partial<OAuth2Grant>;
@@ -203,9 +250,17 @@ async function check(scheme: Scheme, req: TernRequest): Promise<Check> {
   return { state: 'ok', user: grant.user, scopes: new Set(grant.scopes) };
 }
 
+/** What a check's principal holds of what a requirement lists: OAuth2 scopes granted, or roles. */
+function heldBy(scheme: Scheme, result: Check & { state: 'ok' }, rolesOf: NonNullable<EnforceSecurityOptions['roles']>): ReadonlySet<string> {
+  if (scheme.kind.type === 'oauth2') return result.scopes;
+  const roles = rolesOf(result.user, scheme.name);
+  return Array.isArray(roles) ? new Set(roles.filter((role): role is string => typeof role === 'string')) : NO_SCOPES;
+}
+
 /** Tries the entries in order; resolves when one is satisfied, throws the 401/403 otherwise. */
-async function authorize(plan: Entry[], req: TernRequest): Promise<void> {
+async function authorize(plan: Entry[], req: TernRequest, rolesOf: NonNullable<EnforceSecurityOptions['roles']>): Promise<void> {
   const checks = new Map<Scheme, Check>();
+  const held = new Map<Scheme, ReadonlySet<string>>();
   const lacking: Array<{ scheme: Scheme; scopes: string[] }> = [];
   for (const entry of plan) {
     let satisfied = true;
@@ -216,8 +271,10 @@ async function authorize(plan: Entry[], req: TernRequest): Promise<void> {
         satisfied = false;
         break;
       }
-      const granted = result.scopes;
-      if (!scopes.every((scope) => granted.has(scope))) {
+      if (scopes.length === 0) continue;
+      let granted = held.get(scheme);
+      if (!granted) held.set(scheme, (granted = heldBy(scheme, result, rolesOf)));
+      if (!scopes.every((scope) => (granted as ReadonlySet<string>).has(scope))) {
         lacking.push({ scheme, scopes });
         satisfied = false;
         break;
@@ -247,7 +304,7 @@ function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException 
         const challenge = `APIKey in="${scheme.kind.in}", name="${scheme.kind.name}"`;
         if (!challenges.includes(challenge)) challenges.push(challenge);
       } else {
-        const word = scheme.kind.type === 'oauth2' ? 'Bearer' : scheme.kind.word;
+        const word = scheme.kind.type === 'bearer' ? scheme.kind.word : 'Bearer';
         if (tokenStates.get(word) !== 'invalid') tokenStates.set(word, state === 'invalid' ? 'invalid' : 'missing');
       }
     }
@@ -260,10 +317,13 @@ function unauthorized(plan: Entry[], checks: Map<Scheme, Check>): HTTPException 
   );
 }
 
+/** A 403; its `WWW-Authenticate` names the missing OAuth2 scopes (RFC 6750), roles have no challenge. */
 function forbidden(lacking: Array<{ scheme: Scheme; scopes: string[] }>): HTTPException {
   const needed = lacking.map(({ scheme, scopes }) => `${scheme.name} [${scopes.join(' ')}]`).join(' or ');
-  const scopes = [...new Set(lacking.flatMap((l) => l.scopes))].join(' ');
-  return requestError('TERN_FORBIDDEN', `Insufficient scope: this route requires ${needed}.`, {
-    headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}"` },
+  const scopeLists = lacking.filter((l) => l.scheme.kind.type === 'oauth2');
+  const scopes = [...new Set(scopeLists.flatMap((l) => l.scopes))].join(' ');
+  const what = scopeLists.length === lacking.length ? 'scope' : scopeLists.length === 0 ? 'role' : 'scope or role';
+  return requestError('TERN_FORBIDDEN', `Insufficient ${what}: this route requires ${needed}.`, {
+    headers: scopeLists.length > 0 ? { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}"` } : undefined,
   });
 }

@@ -11,7 +11,8 @@ import { answerProblem } from './contract-response';
 
 /** The options of `checkContract` the judge reads. */
 export interface JudgeOptions {
-  auth?: Record<string, string>;
+  /** A credential per scheme, or per role of a scheme (`{ bearerAuth: { admin: token } }`). */
+  auth?: Record<string, string | Record<string, string>>;
   untypedJson?: 'warn' | 'fail' | 'ignore';
   allowUndeclaredProperties?: boolean;
 }
@@ -39,7 +40,10 @@ export function judge(operation: Operation, request: ContractRequest, response: 
     const code = ternCode(response);
     const allowed = rules.mayRefuse.has(status) && !code?.startsWith('TERN_');
     if (REFUSALS.has(status) && !allowed) return `refused a valid request with ${status}${code ? ` (${code}: ${problemDetail(response)})` : ''}`;
-    if (status === 401 && carriesCredentials(operation, rules.document, options.auth)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
+    if (status === 401 && carriesCredentials(operation, rules.document, options.auth, false)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
+    if (status === 403 && carriesCredentials(operation, rules.document, options.auth, true)) {
+      return `refused a valid request with 403, though it carried the credential \`auth\` gives for the roles its security asks for`;
+    }
   }
   // A response documented without `content` says nothing of its body (routes without a response
   // model): only a 204 promises there is none.
@@ -83,10 +87,27 @@ function problemOf(response: InjectResponse): { code?: string; detail?: string }
   }
 }
 
-/** The operation requires credentials, and `auth` gives every scheme of one of its requirements. */
-function carriesCredentials(operation: Operation, document: ContractDocument, auth: Record<string, string> | undefined): boolean {
+/**
+ * The operation requires credentials, and `auth` gives every scheme of one of its requirements
+ * (`byRole`: each scheme's credential given for the very roles the requirement lists).
+ */
+function carriesCredentials(operation: Operation, document: ContractDocument, auth: JudgeOptions['auth'], byRole: boolean): boolean {
   const security = operation.security ?? document.security ?? [];
-  return security.some((entry) => Object.keys(entry).length > 0 && Object.keys(entry).every((scheme) => auth?.[scheme] !== undefined));
+  // The request carries the first requirement it has every credential for (contract-requests.ts).
+  const carried = security.find((entry) => Object.keys(entry).length > 0 && Object.entries(entry).every(([scheme, roles]) => credentialFor(auth?.[scheme], roles).credential !== undefined));
+  if (!carried) return false;
+  return !byRole || Object.entries(carried).every(([scheme, roles]) => credentialFor(auth?.[scheme], roles).forRoles);
+}
+
+/**
+ * The credential `auth` gives a scheme for a requirement's roles (with one per role: the first
+ * role's, or for no role the first listed), and whether it was given for exactly those roles.
+ */
+export function credentialFor(given: string | Record<string, string> | undefined, roles: readonly string[]): { credential?: string; forRoles: boolean } {
+  if (given === undefined || typeof given === 'string') return { credential: given, forRoles: false };
+  if (roles.length === 0) return { credential: Object.values(given)[0], forRoles: false };
+  const credential = Object.hasOwn(given, roles[0]) ? given[roles[0]] : undefined;
+  return { credential, forRoles: credential !== undefined && roles.every((role) => Object.hasOwn(given, role) && given[role] === credential) };
 }
 
 function header(response: InjectResponse, name: string): string | undefined {

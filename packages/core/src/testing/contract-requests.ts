@@ -62,8 +62,8 @@ export class RequestMaker {
   constructor(
     private readonly fc: Fc,
     private readonly document: ContractDocument,
-    /** Headers and cookies that carry the caller's credentials, by security scheme name. */
-    private readonly credentials: (scheme: string, definition: SecuritySchemeObject) => Partial<Pick<Parts, 'header' | 'query' | 'cookie'>> | undefined,
+    /** Headers and cookies that carry the caller's credentials, by security scheme name and the roles (or scopes) a requirement lists. */
+    private readonly credentials: (scheme: string, definition: SecuritySchemeObject, roles: readonly string[]) => Partial<Pick<Parts, 'header' | 'query' | 'cookie'>> | undefined,
   ) {
     this.values = new ValueMaker(fc, document);
   }
@@ -182,7 +182,7 @@ export class RequestMaker {
       const schemes = Object.keys(requirement);
       const given = schemes.map((scheme) => {
         const definition = this.document.components?.securitySchemes?.[scheme];
-        return definition && this.credentials(scheme, definition);
+        return definition && this.credentials(scheme, definition, requirement[scheme] ?? []);
       });
       if (schemes.length === 0 || given.some((g) => g === undefined)) continue;
       for (const g of given) for (const place of ['header', 'query', 'cookie'] as const) add(place, g?.[place] ?? {});

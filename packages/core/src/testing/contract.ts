@@ -14,7 +14,7 @@ import { MUTE_ERROR_REPORTS } from '../errors/mute-reports';
 import type { InjectOptions, InjectResponse } from './inject';
 import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
 import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
-import { judge, type JudgeRules } from './contract-judge';
+import { credentialFor, judge, type JudgeRules } from './contract-judge';
 import { fillUnique } from './contract-values';
 import { loadOptional } from './optional';
 
@@ -52,8 +52,13 @@ export interface ContractOptions {
   /**
    * Credentials by security scheme name: a bearer token, `user:password` for basic, the key for
    * an API key. Requests to operations that require a scheme carry them.
+   *
+   * For requirements listing roles (or OAuth2 scopes), give one credential per role instead:
+   * `{ bearerAuth: { admin: adminToken, editor: editorToken } }`. An operation requiring
+   * `['admin']` is sent the admin's credential, one requiring several roles the credential listed
+   * under each of them, one requiring none the first; and then a 401 or 403 is a violation.
    */
-  auth?: Record<string, string>;
+  auth?: Record<string, string | Record<string, string>>;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /**
@@ -170,7 +175,7 @@ const SKIPPED_MEDIA = 'text/event-stream';
  * does not match the documented response; a 2xx to a request broken in one place (a missing
  * required field, a wrong type, a value out of range, an undeclared property where the schema
  * forbids them); a 400, 413, 415 or 422 to a valid request, or a 401 to one that carried the
- * credentials `auth` gives for the operation's security.
+ * credentials `auth` gives for the operation's security (and a 403, when `auth` gives them per role).
  *
  * @example
  * it('keeps its contract', () => checkContract(buildApp(), { auth: { bearerAuth: 'test-token' } }));
@@ -183,7 +188,7 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
   const runs = options.runs ?? 40;
   const deadline = Date.now() + (options.timeLimit ?? 4000);
   const schemas = new SchemaChecker(document);
-  const requests = new RequestMaker(fc, document, (scheme, definition) => credentialsFor(definition, options.auth?.[scheme]));
+  const requests = new RequestMaker(fc, document, (scheme, definition, roles) => credentialsFor(definition, credentialFor(options.auth?.[scheme], roles).credential));
   const operations = operationsOf(document);
   const reports: OperationReport[] = [];
   const violations: ContractViolationError[] = [];
