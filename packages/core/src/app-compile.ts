@@ -37,6 +37,9 @@ import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { SocketHub } from './realtime/hub';
+import { socketLimits } from './realtime/limits';
+import { serveSockets } from './realtime/serve';
 
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
@@ -60,6 +63,8 @@ export interface AppParts extends ServingOptions {
   readonly resolveController?: ControllerResolver;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
   readonly checkModel: (model: Function, where: string) => void;
+  /** The app's sockets: limits, rooms, shutdown. */
+  readonly sockets: SocketHub;
 }
 
 /** Checks and normalises the app's options (a bad one throws from `new TernApp()`). */
@@ -70,7 +75,9 @@ export function appParts(options: TernAppOptions): AppParts {
   const logging = setUpLogging(options.logger, options.requestIdHeader, options.log);
   const exceptions = new ExceptionHandlers(logging.failures, config.debug);
   exceptions.errorPages = checkErrorPages(options.errorPages);
+  const store = options.store;
   return {
+    sockets: new SocketHub(socketLimits(options.websocket), () => store, (err) => exceptions.reportFailure('a realtime room', err)),
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     config,
     prefix: checkPrefix(options.prefix),
@@ -127,6 +134,12 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
   const infos = routes.map((route) => route.info);
   const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
   const serving = assembleServing([...routes, ...internal], parts);
+  serving.pipeline.upgrade = serveSockets(routes, parts.sockets, {
+    config: parts.config,
+    modelCompiler: parts.modelCompiler,
+    checkModel: parts.checkModel,
+    report: (err, req) => parts.exceptions.report(err, req.raw),
+  });
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;

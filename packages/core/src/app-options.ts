@@ -7,6 +7,8 @@ import type { ErrorLogger } from './pipeline/exceptions';
 import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
 import type { ModelCompiler } from './validation/model-compiler';
+import type { WebSocketOptions } from './realtime/limits';
+import type { TernStore } from './store/store';
 
 export interface TernAppOptions {
   config?: MakeConfig;
@@ -91,6 +93,20 @@ export interface TernAppOptions {
    * new TernApp({ trailingSlash: 'redirect' }); // GET /about/?x=1 → 308 Location: /about?x=1
    */
   trailingSlash?: TrailingSlash;
+  /**
+   * Limits of every socket route (`app.ws`), on by default: largest frame (64 KiB), idle timeout
+   * with pings (60 s), send buffer per socket (1 MiB), sockets per process (10,000). See
+   * docs/websockets.md.
+   *
+   * @example
+   * new TernApp({ websocket: { maxPayload: 16 * 1024, maxConnections: 2_000 } });
+   */
+  websocket?: WebSocketOptions;
+  /**
+   * Where cross-process state lives: realtime rooms (a publish reaches the room's sockets in every
+   * process sharing the store). Without one, rooms reach this app's sockets only.
+   */
+  store?: TernStore;
 }
 
 /** Options of `registerControllers`. */

@@ -16,6 +16,7 @@ import { injectRequest, type InjectOptions, type InjectResponse } from './testin
 import type { ModelCompiler } from './validation/model-compiler';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 import { announceFirstReady } from './lifecycle/first-ready';
+import { upgradeListener } from './realtime/serve';
 import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
 export type { CloseHook } from './lifecycle/server-runner';
@@ -202,8 +203,17 @@ export class TernApp extends RouteDeclarer {
    */
   async listen(options: { port?: number; host?: string } = {}): Promise<string> {
     await this.ready();
-    // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
-    return this.runner.listen(this.handler, this.compiled?.largestBodyLimit ?? this.config.bodyLimit, options);
+    const compiled = this.compiled as Serving;
+    return this.runner.listen(
+      {
+        listener: this.handler,
+        // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
+        bodyLimit: compiled.largestBodyLimit,
+        // Only an app with socket routes takes upgrades; others leave them to Node (served as plain HTTP).
+        upgrade: compiled.pipeline.upgrade ? upgradeListener(() => this.compiled?.pipeline, this.parts.sockets) : undefined,
+      },
+      options,
+    );
   }
 
   /** The server `listen()` started, if any. */
@@ -220,7 +230,24 @@ export class TernApp extends RouteDeclarer {
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    return this.runner.close(this.compiled?.pipeline);
+    // Sockets never end on their own: each gets a close frame with 1001 (going away), and the
+    // close timeout bounds the closing handshakes like every other connection.
+    this.parts.sockets.closeAll();
+    return this.runner.close(this.compiled?.pipeline).finally(() => this.parts.sockets.reopen());
+  }
+
+  /**
+   * Sends `data` to every socket in `room` (`socket.join(room)`), in every process sharing the
+   * app's `store`; a string goes as a text frame, a Buffer as a binary one, anything else as JSON.
+   *
+   * @example
+   * app.post('/rooms/{id:int}/notices', async (req) => {
+   *   await app.publish(`room:${req.pathParams.id}`, { notice: 'maintenance at 22:00' });
+   *   return { sent: true };
+   * });
+   */
+  publish(room: string, data: unknown): Promise<void> {
+    return this.parts.sockets.rooms.publish(room, data);
   }
 
   /**

@@ -17,6 +17,7 @@ export {
   RouteConflictError,
   ROUTE_OPTION_NAMES,
   NOT_IN_ROUTE_FILES,
+  SocketRoutes,
 } from './routing';
 export type {
   RouteDefinition,
@@ -43,7 +44,12 @@ export type {
   ResponseShape,
   RouteOptions,
   SecurityRequirement,
+  SocketHandlers,
+  SocketOptions,
+  SocketSource,
+  TernSocket,
 } from './routing';
+export type { WebSocketOptions } from './realtime/limits';
 export {
   Convertor,
   StringConvertor,

@@ -13,7 +13,8 @@ import { compilePath, joinPaths, type CompiledPath, type ParamCache } from './pa
 import { Router } from './router';
 import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
-import { routeSpec, type RouteSpec } from './route-options';
+import { routeSpec, SOCKET_ONLY_OPTIONS, type RouteSpec } from './route-options';
+import { SocketRoutes } from './socket-route';
 import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
@@ -137,6 +138,9 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   const methods = Array.isArray(route.methods) ? (route.methods.length === 1 ? route.methods[0] : route.methods.join(',')) : route.methods == null ? '' : String(route.methods);
   const source = `${methods === '' ? rawPath : `${methods} ${rawPath}`}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
   const o = routeSpec(declared, `Route ${source}`, route.methods);
+  const socket = route instanceof SocketRoutes;
+  const socketOnly = socket ? undefined : SOCKET_ONLY_OPTIONS.find((name) => o[name] !== undefined);
+  if (socketOnly !== undefined) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Route ${source}: ${socketOnly} is an option of socket routes (app.ws); an HTTP route cannot set it.`);
   const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
@@ -154,7 +158,8 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     path,
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: routeTags(scope.tags, o.tags),
-    excludeFromSchema: scope.excludeFromSchema || o.excludeFromSchema === true,
+    // A socket route is described by the AsyncAPI document, not the OpenAPI one.
+    excludeFromSchema: socket || scope.excludeFromSchema || o.excludeFromSchema === true,
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,

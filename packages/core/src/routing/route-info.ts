@@ -2,6 +2,7 @@ import type { MatchedRoute } from '../http/matched-route';
 import type { CompiledRoute } from './compile';
 import type { PathParam } from './path';
 import type { RouteSpec } from './route-options';
+import { SocketRoutes } from './socket-route';
 
 /** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
 export interface RouteParamInfo {
@@ -53,6 +54,8 @@ export interface RouteInfo extends MatchedRoute {
   readonly checksInput: boolean;
   /** The file fields its handler reads (controllers' upload decorators), when it reads any. */
   readonly uploads?: readonly UploadField[];
+  /** True for a socket route (`app.ws`, `@WebSocket`): the AsyncAPI document describes it, the OpenAPI one does not. */
+  readonly websocket: boolean;
 }
 
 /**
@@ -92,6 +95,7 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
     checksInput:
       route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
+    websocket: route.declaration instanceof SocketRoutes,
   });
 }
 

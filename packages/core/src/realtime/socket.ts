@@ -1,0 +1,58 @@
+import type { WebSocket } from 'ws';
+import { TernTypeError } from '../errors';
+import type { TernSocket } from '../routing/socket-route';
+
+/** What a socket needs of the app's hub: its send limit and its rooms. */
+export interface SocketHost {
+  readonly sendBufferLimit: number;
+  join(socket: LiveSocket, room: string): Promise<void>;
+  leave(socket: LiveSocket, room: string): Promise<void>;
+}
+
+const OPEN = 1;
+/** Ids unique across processes of one deployment without coordination: a random prefix per process. */
+const PROCESS_TAG = Math.random().toString(36).slice(2, 8);
+let counter = 0;
+
+/** One accepted socket: `TernSocket` over a `ws` WebSocket. */
+export class LiveSocket implements TernSocket {
+  readonly id = `${PROCESS_TAG}-${(++counter).toString(36)}`;
+  readonly rooms = new Set<string>();
+  /** A frame or pong arrived since the last idle sweep. */
+  active = true;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly host: SocketHost,
+  ) {}
+
+  send(data: unknown): void {
+    if (typeof data === 'string' || Buffer.isBuffer(data)) return this.sendFrame(data);
+    const text = JSON.stringify(data);
+    if (text === undefined) throw new TernTypeError('TERN_INVALID_ARGUMENT', `socket.send() cannot send ${typeof data} (a string, a Buffer or a JSON value).`);
+    this.sendFrame(text);
+  }
+
+  /** Sends a ready frame; a reader too slow to take what is already waiting is cut instead. */
+  sendFrame(frame: string | Buffer): void {
+    const ws = this.ws;
+    if (ws.readyState !== OPEN) return;
+    if (ws.bufferedAmount > this.host.sendBufferLimit) {
+      ws.terminate();
+      return;
+    }
+    ws.send(frame);
+  }
+
+  close(code = 1000, reason?: string): void {
+    this.ws.close(code, reason);
+  }
+
+  join(room: string): Promise<void> {
+    return this.host.join(this, room);
+  }
+
+  leave(room: string): Promise<void> {
+    return this.host.leave(this, room);
+  }
+}
