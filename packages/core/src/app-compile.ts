@@ -140,6 +140,7 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
     checkModel: parts.checkModel,
     report: (err, req) => parts.exceptions.report(err, req.raw),
   });
+  if (serving.pipeline.upgrade) serving.pipeline.sockets = parts.sockets;
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;

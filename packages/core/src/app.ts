@@ -230,9 +230,8 @@ export class TernApp extends RouteDeclarer {
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    // Sockets never end on their own: each gets a close frame with 1001 (going away), and the
-    // close timeout bounds the closing handshakes like every other connection.
-    this.parts.sockets.closeAll();
+    // Sockets never end on their own: the pipeline's endStreams sends each a close frame with 1001
+    // (going away), and the close timeout bounds the closing handshakes like every other connection.
     return this.runner.close(this.compiled?.pipeline).finally(() => this.parts.sockets.reopen());
   }
 

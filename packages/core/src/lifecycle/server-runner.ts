@@ -18,6 +18,8 @@ export interface Stoppable {
   closing: boolean;
   /** Ends the event streams (and sockets) open now: they never end on their own, so their connections could not close. */
   endStreams(): void;
+  /** Resolves once what `endStreams` ended has finished (sockets' close handlers ran). */
+  ended?(): Promise<void>;
 }
 
 export class ServerRunner {
@@ -76,6 +78,8 @@ export class ServerRunner {
       pipeline.endStreams();
     }
     await closeServer(server, this.timeouts.requestTimeout ?? 30_000, this.timeouts.closeTimeout ?? 10_000);
+    // Every connection is closed by now; what ran on them (socket close handlers) finishes before the onClose hooks.
+    await pipeline?.ended?.();
     this.server = undefined;
     if (pipeline) pipeline.closing = false;
   }

@@ -66,6 +66,8 @@ export class RequestPipeline {
    * chain ended in its socket route's 101 (true), instead of writing a response.
    */
   upgrade?: (req: TernRequest, response: TernResponse) => boolean;
+  /** Set at ready with `upgrade`: the app's open sockets, closed (1001) when the app closes. */
+  sockets?: { closeAll(): void; ended(): Promise<void> };
   /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
   private readonly streams: StreamContext & { controller: AbortController };
 
@@ -88,11 +90,17 @@ export class RequestPipeline {
     };
   }
 
-  /** Ends the event streams open now (the app is closing); later ones get a fresh signal. */
+  /** Ends the event streams and sockets open now (the app is closing); later streams get a fresh signal. */
   endStreams(): void {
     const { controller } = this.streams;
     this.streams.controller = closingController();
     controller.abort();
+    this.sockets?.closeAll();
+  }
+
+  /** Resolves once every socket has closed and its `close` handler ran. */
+  ended(): Promise<void> {
+    return this.sockets?.ended() ?? Promise.resolve();
   }
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {

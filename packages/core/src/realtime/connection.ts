@@ -36,7 +36,7 @@ export function runConnection(ws: WebSocket, req: TernRequest, handlers: SocketH
 
   const fail = (err: unknown): void => {
     report(err, req);
-    if (ws.readyState === OPEN) ws.close(INTERNAL_ERROR);
+    socket.close(INTERNAL_ERROR);
   };
   /** Runs a handler; a promise it returns makes the socket busy until it settles. */
   const call = (run: () => unknown): void => {
@@ -78,7 +78,7 @@ export function runConnection(ws: WebSocket, req: TernRequest, handlers: SocketH
     socket.active = true;
     if (!busy) return handle([data, isBinary]);
     // The socket is paused while busy; what its last read already held still arrives.
-    if (queue.length >= hub.limits.maxQueuedMessages) return ws.close(POLICY_VIOLATION, 'Too many messages waiting');
+    if (queue.length >= hub.limits.maxQueuedMessages) return socket.close(POLICY_VIOLATION, 'Too many messages waiting');
     queue.push([data, isBinary]);
   });
   ws.on('pong', () => (socket.active = true));
@@ -87,15 +87,14 @@ export function runConnection(ws: WebSocket, req: TernRequest, handlers: SocketH
   // error event only says why, and must be listened to.
   ws.on('error', () => undefined);
   ws.once('close', (code: number, reason: Buffer) => {
-    hub.remove(socket);
     queue.length = 0;
-    if (handlers.close === undefined) return;
     try {
-      const result = handlers.close(socket, code, reason.toString('utf8'));
+      const result = handlers.close?.(socket, code, reason.toString('utf8'));
       if (isThenable(result)) result.then(undefined, (err: unknown) => report(err, req));
     } catch (err) {
       report(err, req);
     }
+    hub.remove(socket);
   });
 
   busy = false;

@@ -18,6 +18,7 @@ export class SocketHub implements SocketHost {
   private held = 0;
   private closing = false;
   private sweeper?: NodeJS.Timeout;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     readonly limits: SocketLimits,
@@ -54,7 +55,15 @@ export class SocketHub implements SocketHost {
   remove(socket: LiveSocket): void {
     this.sockets.delete(socket);
     this.rooms.leaveAll(socket);
-    if (this.sockets.size === 0) this.stopSweeping();
+    if (this.sockets.size > 0) return;
+    this.stopSweeping();
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
+  /** Resolves once no socket is open (the `close` handlers of the last ones have been called). */
+  ended(): Promise<void> {
+    if (this.sockets.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   join(socket: LiveSocket, room: string): Promise<void> {
@@ -72,7 +81,7 @@ export class SocketHub implements SocketHost {
   closeAll(): void {
     this.closing = true;
     this.stopSweeping();
-    for (const socket of this.sockets) socket.ws.close(GOING_AWAY, 'Server shutting down');
+    for (const socket of this.sockets) socket.close(GOING_AWAY, 'Server shutting down');
   }
 
   /** The app was closed and may listen again. */

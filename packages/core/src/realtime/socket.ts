@@ -45,7 +45,12 @@ export class LiveSocket implements TernSocket {
   }
 
   close(code = 1000, reason?: string): void {
-    this.ws.close(code, reason);
+    const ws = this.ws;
+    if (ws.readyState !== OPEN) return;
+    // A socket paused while its handler is busy must read again, or the peer's close frame
+    // would never be read and the closing handshake would wait for ws's 30 s timer.
+    if (ws.isPaused) ws.resume();
+    ws.close(code, reason);
   }
 
   join(room: string): Promise<void> {
