@@ -163,6 +163,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  WebSocket,
   applyDecorators,
   Param,
   Query,
