@@ -104,7 +104,7 @@ describe('@WebSocket on a controller method', () => {
     class Bad {
       @WebSocket('/')
       live(@Body() body: Say): SocketHandlers {
-        return { open: () => body };
+        return { open: () => void body };
       }
     }
     const app = new TernApp({ logger: false });
