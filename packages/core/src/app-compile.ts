@@ -6,7 +6,7 @@
  *    request models compiled with the app's `ModelCompiler`;
  * 2. `compileApp`: the template names the app declares (`errorPages`, routes' `formTemplate`)
  *    are checked with the template renderer, when it can tell; Tern's own routes (the OpenAPI
- *    document, `/docs`) are built from the user's `RouteInfo`s; everything becomes served
+ *    document, `/docs`, the AsyncAPI document of socket routes) are built from the user's `RouteInfo`s; everything becomes served
  *    routes, the route table and the configured request pipeline (`pipeline/assemble.ts`); the
  *    `onReady` hooks run; with `debug`, the models that class-validator checks per request are
  *    noted;
@@ -37,6 +37,7 @@ import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { asyncapiDeclarations } from './realtime/asyncapi';
 import { SocketHub } from './realtime/hub';
 import { socketLimits } from './realtime/limits';
 import { serveSockets } from './realtime/serve';
@@ -125,7 +126,10 @@ function checkPrefix(prefix: unknown): string {
  * requirements are checked there even when no document is served: a typo fails startup.
  */
 function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
-  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler, maxParamLength: parts.config.maxParamLength }, parts.prefix);
+  return [
+    ...openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler, maxParamLength: parts.config.maxParamLength }, parts.prefix),
+    ...asyncapiDeclarations(routes, parts.openapiConfig, parts.modelCompiler, parts.prefix),
+  ];
 }
 
 /** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */
