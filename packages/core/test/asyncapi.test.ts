@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { APIKey, HTTPBearer, OAuth2, TernApp } from '@tern/core';
+import { checkContract } from '@tern/core/testing';
 import { Parser } from '@asyncapi/parser';
 import { IsInt, IsOptional, IsString, Length, ValidateNested, IsObject } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -103,5 +104,13 @@ describe('GET /asyncapi.json', () => {
     app.ws('/s', {}, {});
     const document = (await app.inject('/api/asyncapi.json')).json() as { channels: Record<string, { address: string }> };
     expect(Object.values(document.channels).map((c) => c.address)).toEqual(['/api/s']);
+  });
+
+  it('leaves socket routes out of checkContract, which checks the HTTP routes only', async () => {
+    const app = new TernApp({ logger: false });
+    app.ws('/live', {}, {});
+    app.get('/health', async () => ({ ok: true }));
+    const reports = await checkContract(app, { runs: 5 });
+    expect(reports.map((report) => report.operation)).toEqual(['GET /health']);
   });
 });
