@@ -50,6 +50,7 @@ export type {
   TernSocket,
 } from './routing';
 export type { WebSocketOptions } from './realtime/limits';
+export type { TernStore } from './store/store';
 export {
   Convertor,
   StringConvertor,
