@@ -8,13 +8,13 @@ import 'reflect-metadata';
 import { TernApp, type ErrorLogger } from '@tern/core';
 import { exampleOpenAPI } from '../shared/openapi';
 import { jwtSecretFromEnv, Tokens } from './auth';
-import { Conduit } from './conduit';
+import { Conduit, unprocessable } from './conduit';
 import { ArticlesController } from './controllers/articles.controller';
 import { CommentsController } from './controllers/comments.controller';
 import { ProfilesController } from './controllers/profiles.controller';
 import { TagsController } from './controllers/tags.controller';
 import { UsersController } from './controllers/users.controller';
-import { openDatabase, type Database, type DatabaseOptions } from './database';
+import { openDatabase, unstorableText, type Database, type DatabaseOptions } from './database';
 import { GenericErrorModel } from './dto';
 import { realWorldErrors } from './errors';
 import { migrate } from './migrations';
@@ -51,6 +51,17 @@ class DatabaseSlot {
 }
 
 /**
+ * Every value a client sends (a path segment, a query parameter, a JSON string) reaches SQL as a
+ * parameter; PostgreSQL refuses text holding a NUL character. That refusal is the client's
+ * mistake, answered here once for every query as the spec's 422 instead of a 500.
+ */
+function refuseUnstorableText<T>(query: Promise<T>): Promise<T> {
+  return query.catch((err: unknown) => {
+    throw unstorableText(err) ? unprocessable('text must not contain NUL characters (\\u0000)') : err;
+  });
+}
+
+/**
  * Builds the app; nothing is opened until `ready()`/`listen()`, whose start-up hook opens the
  * database and applies the migrations (a failure fails `listen()` naming the hook), and
  * `close()` closes it after the last request.
@@ -65,8 +76,8 @@ export function buildApp(options: RealWorldOptions = {}): TernApp {
     get driver() {
       return slot.db.driver;
     },
-    query: (sql, params) => slot.db.query(sql, params),
-    transaction: (work) => slot.db.transaction(work),
+    query: (sql, params) => refuseUnstorableText(slot.db.query(sql, params)),
+    transaction: (work) => refuseUnstorableText(slot.db.transaction(work)),
     close: () => slot.opened?.close() ?? Promise.resolve(),
   };
   const conduit = new Conduit(database);

@@ -26,6 +26,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/**
+ * A hash of a random password nobody knows, made once with the same salt and key sizes as
+ * `hashPassword`: signing in with an unknown email checks the password against it, so the answer
+ * costs one scrypt either way and its timing does not tell which emails have accounts.
+ */
+export const DUMMY_PASSWORD_HASH = 'scrypt$LjCkJsM9I7YkoM+Bu90Wqg==$Pm9oI8wE9PFwolK5L8Pf7lwjsbRhueJnsY/JZOIX9yw=';
+
 /** What a token says: whose it is. */
 export interface TokenClaims {
   userId: number;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HTTPException } from '@tern/core';
-import { hashPassword, verifyPassword } from './auth';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './auth';
 import { uniqueViolation, type Database, type Queryable } from './database';
 import type { NewArticle, NewUser, UpdateArticle, UpdateUser } from './dto';
 
@@ -26,17 +26,22 @@ export interface ProfileView {
   following: boolean;
 }
 
-export interface ArticleView {
+/** An article as a list shows it: RealWorld's lists leave out `body` (since August 2024). */
+export interface ArticlePreviewView {
   slug: string;
   title: string;
   description: string;
-  body: string;
   tagList: string[];
   createdAt: Date;
   updatedAt: Date;
   favorited: boolean;
   favoritesCount: number;
   author: ProfileView;
+}
+
+/** One article, whole. */
+export interface ArticleView extends ArticlePreviewView {
+  body: string;
 }
 
 export interface CommentView {
@@ -68,14 +73,25 @@ export function unprocessable(message: string): HTTPException {
 
 const ACCOUNT_COLUMNS = 'id, username, email, bio, image, password_hash';
 
-const ARTICLE_SELECT = `
-  SELECT a.id, a.slug, a.title, a.description, a.body, a.created_at, a.updated_at,
+/**
+ * Every article answer (one, a list, the feed, after a write) carries its tags sorted by code point
+ * (`COLLATE "C"`, the same on every server's locale), as RealWorld's examples show them
+ * (`["dragons", "training"]`) and its Postman collection checks; the order they were sent in is
+ * not kept. `article_tags.position` is still written by the first migration's schema and no
+ * longer read.
+ */
+const articleSelect = (withBody: boolean) => `
+  SELECT a.id, a.slug, a.title, a.description,${withBody ? ' a.body,' : ''} a.created_at, a.updated_at,
          u.username, u.bio, u.image,
-         COALESCE((SELECT array_agg(t.tag ORDER BY t.position) FROM article_tags t WHERE t.article_id = a.id), '{}') AS tag_list,
+         COALESCE((SELECT array_agg(t.tag ORDER BY t.tag COLLATE "C") FROM article_tags t WHERE t.article_id = a.id), '{}') AS tag_list,
          (SELECT count(*)::int FROM favorites f WHERE f.article_id = a.id) AS favorites_count,
          EXISTS (SELECT 1 FROM favorites f WHERE f.article_id = a.id AND f.user_id = $1::int) AS favorited,
          EXISTS (SELECT 1 FROM follows fo WHERE fo.followed_id = a.author_id AND fo.follower_id = $1::int) AS following
     FROM articles a JOIN users u ON u.id = a.author_id`;
+
+const ARTICLE_SELECT = articleSelect(true);
+/** The lists' columns: the same without `body`, which a list neither sends nor reads. */
+const ARTICLE_PREVIEW_SELECT = articleSelect(false);
 
 /** The WHERE clause of the article lists; parameters $2–$5 are the filter's fields. */
 const ARTICLE_FILTER = `
@@ -90,7 +106,7 @@ interface ArticleRow {
   slug: string;
   title: string;
   description: string;
-  body: string;
+  body?: string;
   created_at: Date;
   updated_at: Date;
   username: string;
@@ -103,11 +119,14 @@ interface ArticleRow {
 }
 
 function articleView(row: ArticleRow): ArticleView {
+  return { ...articlePreviewView(row), body: row.body ?? '' };
+}
+
+function articlePreviewView(row: ArticleRow): ArticlePreviewView {
   return {
     slug: row.slug,
     title: row.title,
     description: row.description,
-    body: row.body,
     tagList: row.tag_list,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -148,10 +167,15 @@ export class Conduit {
     }
   }
 
-  /** The account these credentials open, or null (the caller answers without saying which was wrong). */
+  /**
+   * The account these credentials open, or null (the caller answers without saying which was
+   * wrong). An unknown email still costs one scrypt, against a dummy hash, so it is refused as
+   * slowly as a wrong password.
+   */
   async login(email: string, password: string): Promise<Account | null> {
     const [account] = await this.db.query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE email = $1`, [email]);
-    return account && (await verifyPassword(password, account.password_hash)) ? account : null;
+    const matches = await verifyPassword(password, account?.password_hash ?? DUMMY_PASSWORD_HASH);
+    return account && matches ? account : null;
   }
 
   async accountById(id: number): Promise<Account | null> {
@@ -208,16 +232,16 @@ export class Conduit {
 
   // ---- articles ----
 
-  async listArticles(filter: ArticleFilter, page: Page, viewerId: number | undefined): Promise<{ articles: ArticleView[]; articlesCount: number }> {
+  async listArticles(filter: ArticleFilter, page: Page, viewerId: number | undefined): Promise<{ articles: ArticlePreviewView[]; articlesCount: number }> {
     const params = [viewerId ?? null, filter.tag ?? null, filter.author ?? null, filter.favorited ?? null, filter.followedBy ?? null];
     const [rows, [count]] = await Promise.all([
-      this.db.query<ArticleRow>(`${ARTICLE_SELECT} ${ARTICLE_FILTER} ORDER BY a.created_at DESC, a.id DESC LIMIT $6 OFFSET $7`, [...params, page.limit, page.offset]),
+      this.db.query<ArticleRow>(`${ARTICLE_PREVIEW_SELECT} ${ARTICLE_FILTER} ORDER BY a.created_at DESC, a.id DESC LIMIT $6 OFFSET $7`, [...params, page.limit, page.offset]),
       this.db.query<{ total: number }>(
         `SELECT count(*)::int AS total FROM articles a JOIN users u ON u.id = a.author_id ${ARTICLE_FILTER.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) - 1}`)}`,
         params.slice(1),
       ),
     ]);
-    return { articles: rows.map(articleView), articlesCount: count.total };
+    return { articles: rows.map(articlePreviewView), articlesCount: count.total };
   }
 
   async article(slug: string, viewerId: number | undefined, db: Queryable = this.db): Promise<ArticleView> {
@@ -270,7 +294,7 @@ export class Conduit {
   }
 
   async tags(): Promise<string[]> {
-    const rows = await this.db.query<{ tag: string }>('SELECT tag FROM article_tags GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 100');
+    const rows = await this.db.query<{ tag: string }>('SELECT tag FROM article_tags GROUP BY tag ORDER BY count(*) DESC, tag COLLATE "C" LIMIT 100');
     return rows.map((row) => row.tag);
   }
 

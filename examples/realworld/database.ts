@@ -115,3 +115,14 @@ export function uniqueViolation(err: unknown): string | undefined {
   const { code, constraint } = err as { code?: unknown; constraint?: unknown };
   return code === UNIQUE_VIOLATION ? String(constraint ?? '') : undefined;
 }
+
+/**
+ * Postgres's SQLSTATE for text the database's encoding cannot hold; with UTF-8, that is a NUL
+ * character (U+0000), which JSON (`\u0000`), a query string or a path (`%00`) can all carry.
+ */
+const CHARACTER_NOT_IN_REPERTOIRE = '22021';
+
+/** Whether the database refused a text value it cannot store (a NUL character), from either driver. */
+export function unstorableText(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === CHARACTER_NOT_IN_REPERTOIRE;
+}

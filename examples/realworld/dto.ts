@@ -3,7 +3,7 @@
  * 422); response models filter what leaves the server and document it, so a row's
  * `password_hash` or `author_id` never reaches a client.
  */
-import { IsRecord, Nullable } from '@tern/core';
+import { IsRecord, Nullable, OmitType } from '@tern/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -92,10 +92,17 @@ export class NewCommentRequest {
   @IsObject() @ValidateNested() @Type(() => NewComment) comment: NewComment;
 }
 
+/**
+ * The largest offset asked for: articles have `serial` (32-bit) ids, so no list is longer, and
+ * PostgreSQL's `OFFSET` is a 64-bit integer that `offset=1e20` (an integer to `@IsInt()`) would
+ * overflow into a 500.
+ */
+export const MAX_OFFSET = 2_147_483_647;
+
 /** `?limit=&offset=` of the article lists: RealWorld's defaults (20, 0), bounded; out of range is a 422. */
 export class Paging {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) offset?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(MAX_OFFSET) offset?: number;
 }
 
 /** `GET /articles`: paging plus the filters, each optional. */
@@ -144,12 +151,18 @@ export class Article {
   @ValidateNested() @Type(() => Profile) author: Profile;
 }
 
+/**
+ * An article in a list (`GET /articles`, the feed): all but `body`, which RealWorld's lists stopped
+ * sending in August 2024 ("for performance reasons", its response-format page).
+ */
+export class ArticlePreview extends OmitType(Article, ['body']) {}
+
 export class SingleArticleResponse {
   @ValidateNested() @Type(() => Article) article: Article;
 }
 
 export class MultipleArticlesResponse {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => Article) articles: Article[];
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ArticlePreview) articles: ArticlePreview[];
   @IsInt() articlesCount: number;
 }
 
