@@ -42,7 +42,10 @@ function closeCodeIn(bytes: Buffer): number | undefined {
     const opcode = bytes[at] & 0x0f;
     let length = bytes[at + 1] & 0x7f;
     let offset = at + 2;
-    if (length === 126) (length = bytes.readUInt16BE(offset)), (offset += 2);
+    if (length === 126) {
+      length = bytes.readUInt16BE(offset);
+      offset += 2;
+    }
     if (opcode === 8) return bytes.readUInt16BE(offset);
     at = offset + length;
   }
