@@ -5,7 +5,7 @@ import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
 export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log';
-export type ReportId = ScenarioId | 'controller' | 'startup';
+export type ReportId = ScenarioId | 'controller' | 'startup' | 'echo' | 'broadcast';
 
 export interface LoadScenario {
   id: ScenarioId;
@@ -127,4 +127,8 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '10': 'people',
   people: 'people',
   entities: 'people',
+  '11': 'echo',
+  echo: 'echo',
+  '12': 'broadcast',
+  broadcast: 'broadcast',
 };
