@@ -10,8 +10,8 @@ import type { Duplex } from 'node:stream';
 export interface PendingUpgrade {
   readonly socket: Duplex;
   readonly head: Buffer;
-  /** Why the app cannot take another socket now (closing, or at its connection cap); undefined when it can. */
-  readonly refusal?: 'closing' | 'full';
+  /** Why the app cannot take another socket now (closing, or at its connection cap); undefined when it can. Asked by the handshake step, after the middleware ran. */
+  readonly refusal: () => 'closing' | 'full' | undefined;
   /** What the route's handshake resolved: its handlers, for the step that completes the upgrade. */
   accepted?: unknown;
 }
@@ -26,6 +26,11 @@ export function markUpgrade(raw: IncomingMessage, upgrade: PendingUpgrade): void
 /** The upgrade `raw` asks for, when it came through the server's `upgrade` event. */
 export function upgradeOf(raw: IncomingMessage): PendingUpgrade | undefined {
   return pending.get(raw);
+}
+
+/** The upgrade is done (or failed): its record goes, so an open socket does not keep the head bytes and handlers twice. */
+export function forgetUpgrade(raw: IncomingMessage): void {
+  pending.delete(raw);
 }
 
 /** The status a socket route's handshake leaves on the response: the upgrade may go ahead. */

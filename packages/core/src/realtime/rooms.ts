@@ -6,7 +6,7 @@
  */
 import { TernTypeError } from '../errors';
 import type { TernStore } from '../store/store';
-import type { LiveSocket } from './socket';
+import { AS_BINARY, AS_TEXT, type LiveSocket } from './socket';
 
 /** The store channel of a room (rooms share the store with sessions and rate limits). */
 const CHANNEL = 'tern:room:';
@@ -80,8 +80,11 @@ export class Rooms {
   private deliver(room: string, message: string): void {
     const entry = this.rooms.get(room);
     if (entry === undefined) return;
-    const frame = message[0] === 'b' ? Buffer.from(message.slice(1), 'base64') : message.slice(1);
-    for (const socket of entry.members) socket.sendFrame(frame);
+    // Encoded once for every member (ws would encode a string again for each socket).
+    const binary = message[0] === 'b';
+    const frame = binary ? Buffer.from(message.slice(1), 'base64') : Buffer.from(message.slice(1), 'utf8');
+    const as = binary ? AS_BINARY : AS_TEXT;
+    for (const socket of entry.members) socket.sendFrame(frame, as);
   }
 }
 

@@ -11,9 +11,9 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { MakeConfig } from '../config';
 import { onFirstUse } from '../http/on-first-use';
-import type { TernRequest } from '../http/request';
+import { RAW_RESPONSE, type TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
-import { markUpgrade, upgradeOf } from '../http/upgrade';
+import { forgetUpgrade, markUpgrade, upgradeOf } from '../http/upgrade';
 import type { MatchedRoute } from '../http/matched-route';
 import type { RequestPipeline } from '../pipeline/pipeline';
 import type { CompiledRoute } from '../routing/compile';
@@ -75,6 +75,10 @@ export function serveSockets(routes: readonly CompiledRoute[], hub: SocketHub, o
       handshakeHeaders.set(req.raw, headerLines(res, (err) => options.report(err, req)));
       route.server.handleUpgrade(req.raw, upgrade.socket, upgrade.head, (ws) => {
         switched(raw);
+        // The socket lives for hours: it keeps the upgrade request, not what served the handshake.
+        handshakeHeaders.delete(req.raw);
+        forgetUpgrade(req.raw);
+        req[RAW_RESPONSE] = undefined;
         runConnection(ws, req, handlers, { hub, read: route.read, report: options.report });
       });
     } catch (err) {
@@ -147,7 +151,7 @@ export function upgradeListener(pipeline: () => RequestPipeline | undefined, hub
     res.once('finish', () => {
       if (res.socket !== null) socket.end();
     });
-    markUpgrade(raw, { socket, head, refusal: hub.refusal() });
+    markUpgrade(raw, { socket, head, refusal: () => hub.refusal() });
     current.handle(raw, res);
   };
 }

@@ -10,6 +10,9 @@ export interface SocketHost {
 }
 
 const OPEN = 1;
+/** `ws` send options, made once: bytes encoded once for many sockets go out as text frames. */
+export const AS_TEXT = Object.freeze({ binary: false });
+export const AS_BINARY = Object.freeze({ binary: true });
 /** Ids unique across processes of one deployment without coordination: a random prefix per process. */
 const PROCESS_TAG = Math.random().toString(36).slice(2, 8);
 let counter = 0;
@@ -33,15 +36,19 @@ export class LiveSocket implements TernSocket {
     this.sendFrame(text);
   }
 
-  /** Sends a ready frame; a reader too slow to take what is already waiting is cut instead. */
-  sendFrame(frame: string | Buffer): void {
+  /**
+   * Sends a ready frame (`as` says whether bytes go as text or binary; a string is text); a
+   * reader too slow to take what is already waiting is cut instead.
+   */
+  sendFrame(frame: string | Buffer, as?: typeof AS_TEXT | typeof AS_BINARY): void {
     const ws = this.ws;
     if (ws.readyState !== OPEN) return;
     if (ws.bufferedAmount > this.host.sendBufferLimit) {
       ws.terminate();
       return;
     }
-    ws.send(frame);
+    if (as === undefined) ws.send(frame);
+    else ws.send(frame, as);
   }
 
   close(code = 1000, reason?: string): void {

@@ -124,8 +124,9 @@ function handshake(source: SocketSource): Handler {
     }
     const mistake = handshakeMistake(req.raw);
     if (mistake !== undefined) throw requestError('TERN_BAD_HANDSHAKE', mistake);
-    if (upgrade.refusal !== undefined) {
-      throw requestError('TERN_SOCKETS_UNAVAILABLE', upgrade.refusal === 'full' ? 'The server holds as many sockets as it may; try again later.' : 'The server is shutting down.', {
+    const refusal = upgrade.refusal();
+    if (refusal !== undefined) {
+      throw requestError('TERN_SOCKETS_UNAVAILABLE', refusal === 'full' ? 'The server holds as many sockets as it may; try again later.' : 'The server is shutting down.', {
         headers: { 'retry-after': '5' },
       });
     }
