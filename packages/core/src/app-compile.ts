@@ -30,17 +30,18 @@ import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
-import type { Declaration } from './routing/declarer';
+import type { Declaration } from './routing/router';
 import { describeFallbacks, type RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';
 import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
-import type { RegisterControllersOptions, TernAppOptions } from './app-options';
+import { checkAppOptions, type RegisterControllersOptions, type TernAppOptions } from './app-options';
 import { asyncapiDeclarations } from './realtime/asyncapi';
 import { SocketHub } from './realtime/hub';
 import { socketLimits } from './realtime/limits';
 import { serveSockets } from './realtime/serve';
+import type { InheritedRouteOptions } from './routing/types';
 
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
@@ -66,10 +67,13 @@ export interface AppParts extends ServingOptions {
   readonly checkModel: (model: Function, where: string) => void;
   /** The app's sockets: limits, rooms, shutdown. */
   readonly sockets: SocketHub;
+  /** The route options the app gives every route of its own (`new TernApp({ security })`), checked. */
+  readonly routeOptions: Readonly<InheritedRouteOptions>;
 }
 
 /** Checks and normalises the app's options (a bad one throws from `new TernApp()`). */
 export function appParts(options: TernAppOptions): AppParts {
+  const routeOptions = checkAppOptions(options);
   const config = options.config ?? new MakeConfig();
   const openapiConfig = new OpenAPIConfig(options.openapi);
   const modelCompiler = options.modelCompiler ?? defaultModelCompiler;
@@ -90,6 +94,7 @@ export function appParts(options: TernAppOptions): AppParts {
     proxyHeaders: checkProxyHeaders(options.proxyHeaders),
     resolveController: options.resolve,
     checkModel: modelRulesCheck({ compiler: modelCompiler, strict: config.strictModels, warn: (message) => exceptions.note(message) }),
+    routeOptions,
     appMiddleware: [],
     responseHooks: [],
     readyHooks: [],
@@ -104,7 +109,7 @@ export function controllerScan(parts: AppParts, options: RegisterControllersOpti
 
 /** The user's routes (the app's declarations, then its providers'), compiled with the app's model settings. */
 export function compileRoutes(declarations: readonly Declaration[], parts: AppParts): CompiledRoute[] {
-  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix });
+  return compileDeclarations(declarations, { ...modelSettings(parts), prefix: parts.prefix, inherited: parts.routeOptions });
 }
 
 /** The app's model settings: what routes and controllers compile their models with. */

@@ -1,4 +1,6 @@
-import type { MakeConfig, ServerTimeouts } from './config';
+import { MakeConfig, type ServerTimeouts } from './config';
+import { TernTypeError } from './errors';
+import { nearestHint } from './errors/nearest-name';
 import type { ControllerResolver } from './controllers/scanner';
 import type { ProxyHeaders, TrustProxy } from './http/proxy';
 import type { OpenAPIOptions } from './openapi/config';
@@ -9,8 +11,18 @@ import type { TrailingSlash } from './pipeline/trailing-slash';
 import type { ModelCompiler } from './validation/model-compiler';
 import type { WebSocketOptions } from './realtime/limits';
 import type { TernStore } from './store/store';
+import { APP_ROUTE_OPTION_NAMES, checkContainerOptions } from './routing/route-options';
+import type { AppRouteOptions, InheritedRouteOptions } from './routing/types';
 
-export interface TernAppOptions {
+/**
+ * What `new TernApp()` takes: the app's own settings, and the route options every route of the
+ * app inherits (`AppRouteOptions`: `security`, `responses`), the outermost level of the route
+ * options table's inheritance (app → routers/groups → controller → route).
+ *
+ * @example
+ * new TernApp({ prefix: '/api', security: [{ bearerAuth: [] }] }); // every route secured unless it says `security: []`
+ */
+export interface TernAppOptions extends AppRouteOptions {
   config?: MakeConfig;
   /**
    * A path put before every route of the app: plain routes, routers, controllers, file routes,
@@ -115,3 +127,68 @@ export interface RegisterControllersOptions {
   resolve?: ControllerResolver;
 }
 
+
+/** What is wrong with one app option's value (or undefined); the option's own module checks it further when the app is built. */
+type AppOptionCheck = (value: unknown) => string | undefined;
+
+const object: AppOptionCheck = (value) => (typeof value === 'object' && value !== null ? undefined : 'must be an object');
+const fn: AppOptionCheck = (value) => (typeof value === 'function' ? undefined : 'must be a function');
+/** Checked where the option is used (`appParts`, `setUpLogging`, `compileTrustProxy`, …) with its own message. */
+const checkedWhereUsed = null;
+/** Checked by the route options table's row (`checkContainerOptions`). */
+const routeOption = 'route' as const;
+
+/**
+ * The table of `new TernApp()` options: every key has a row, so an option added to
+ * `TernAppOptions` without one does not compile, and a key without a row (`trailingSlashes`)
+ * fails construction naming the nearest known one.
+ */
+const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | typeof checkedWhereUsed | (K extends keyof AppRouteOptions ? typeof routeOption : never) } = {
+  config: (value) => (value instanceof MakeConfig ? undefined : 'must be a MakeConfig: new TernApp({ config: new MakeConfig({ ... }) })'),
+  prefix: checkedWhereUsed,
+  openapi: object,
+  logger: checkedWhereUsed,
+  log: object,
+  requestIdHeader: checkedWhereUsed,
+  server: object,
+  modelCompiler: object,
+  trustProxy: checkedWhereUsed,
+  proxyHeaders: checkedWhereUsed,
+  resolve: fn,
+  errorPages: checkedWhereUsed,
+  trailingSlash: checkedWhereUsed,
+  websocket: object,
+  store: object,
+  security: routeOption,
+  responses: routeOption,
+};
+
+const APP_OPTION_NAMES = Object.keys(APP_OPTIONS);
+
+/**
+ * Checks `new TernApp(options)` against the table: an unknown key (`trailingSlashes`) or a value of
+ * the wrong kind throws `TERN_INVALID_ARGUMENT` naming it (and the nearest known key); the route
+ * options the app gives its routes are checked by their rows (`TERN_INVALID_ROUTE_OPTION`) and
+ * returned, for `inheritOptions`.
+ *
+ * @example
+ * checkAppOptions({ trailingSlashes: 'ignore' });
+ * // throws: new TernApp(options): unknown option 'trailingSlashes'. Did you mean 'trailingSlash'? …
+ */
+export function checkAppOptions(options: TernAppOptions): Readonly<InheritedRouteOptions> {
+  if (typeof options !== 'object' || options === null) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new TernApp(options): options must be an object.');
+  const routeOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.prototype.hasOwnProperty.call(APP_OPTIONS, key)) {
+      throw new TernTypeError(
+        'TERN_INVALID_ARGUMENT',
+        `new TernApp(options): unknown option '${key}'.${nearestHint(key, APP_OPTION_NAMES)} Its options are ${APP_OPTION_NAMES.join(', ')}.`,
+      );
+    }
+    const check = APP_OPTIONS[key as keyof TernAppOptions];
+    if (check === routeOption) routeOptions[key] = value;
+    const mistake = typeof check === 'function' && value !== undefined ? check(value) : undefined;
+    if (mistake) throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp(options): ${key} ${mistake}.`);
+  }
+  return checkContainerOptions('new TernApp(options)', routeOptions, {}, {}, APP_ROUTE_OPTION_NAMES);
+}

@@ -6,7 +6,7 @@ import type { OpenAPIConfig } from './openapi/config';
 import type { ExceptionHandler } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
 import type { Serving } from './pipeline/assemble';
-import { RouteDeclarer, type Declaration } from './routing/declarer';
+import { RouteDeclarer, type Declaration } from './routing/router';
 import type { CompiledRoute } from './routing/compile';
 import type { RouteInfo } from './routing/route-info';
 import type { Middleware } from './routing/types';

@@ -1,4 +1,5 @@
-import { TernRangeError } from './errors';
+import { TernRangeError, TernTypeError } from './errors';
+import { nearestHint } from './errors/nearest-name';
 
 /**
  * Application settings that change behaviour rather than declare routes.
@@ -50,24 +51,8 @@ export class MakeConfig {
    */
   readonly secret?: string;
 
-  constructor(
-    options: Partial<
-      Pick<
-        MakeConfig,
-        | 'debug'
-        | 'bodyLimit'
-        | 'multipartLimit'
-        | 'jsonDepthLimit'
-        | 'maxParamLength'
-        | 'forbidUnknownProperties'
-        | 'strictModels'
-        | 'formFieldLimit'
-        | 'responseFiltering'
-        | 'validateResponses'
-        | 'secret'
-      >
-    > = {},
-  ) {
+  constructor(options: MakeConfigOptions = {}) {
+    checkConfigKeys(options);
     this.debug = options.debug ?? false;
     this.bodyLimit = positive(options.bodyLimit, 1024 * 1024, 'bodyLimit');
     this.multipartLimit = positive(options.multipartLimit, this.bodyLimit, 'multipartLimit');
@@ -82,6 +67,33 @@ export class MakeConfig {
       throw new TernRangeError('TERN_INVALID_LIMIT', 'MakeConfig: secret must be a string of at least 16 characters.');
     }
     this.secret = options.secret;
+  }
+}
+
+/** What `new MakeConfig()` takes: every setting, each optional. */
+export type MakeConfigOptions = Partial<Pick<MakeConfig, keyof typeof CONFIG_KEYS>>;
+
+/**
+ * Every key `new MakeConfig()` takes, with the kind of value (its row's check is the constructor's
+ * own, with its message); a key missing here, or not a setting, does not compile.
+ */
+const CONFIG_KEYS = {
+  debug: 'flag', bodyLimit: 'limit', multipartLimit: 'limit', jsonDepthLimit: 'limit', maxParamLength: 'limit', forbidUnknownProperties: 'flag',
+  strictModels: 'flag', formFieldLimit: 'limit', responseFiltering: 'flag', validateResponses: 'flag', secret: 'key',
+} as const satisfies { [K in keyof MakeConfig]?: 'flag' | 'limit' | 'key' };
+
+const CONFIG_NAMES = Object.keys(CONFIG_KEYS);
+
+/** An unknown (`bodylimit`) or wrongly typed flag refused naming the nearest setting, instead of silently keeping the default. */
+function checkConfigKeys(options: object): void {
+  if (typeof options !== 'object' || options === null) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new MakeConfig(options): options must be an object.');
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.prototype.hasOwnProperty.call(CONFIG_KEYS, key)) {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `new MakeConfig(options): unknown option '${key}'.${nearestHint(key, CONFIG_NAMES)} Its options are ${CONFIG_NAMES.join(', ')}.`);
+    }
+    if (CONFIG_KEYS[key as keyof typeof CONFIG_KEYS] === 'flag' && value !== undefined && typeof value !== 'boolean') {
+      throw new TernTypeError('TERN_INVALID_ARGUMENT', `new MakeConfig(options): ${key} must be true or false.`);
+    }
   }
 }
 

@@ -144,6 +144,26 @@ describe('app.ws: a socket route over a real connection', () => {
     expect(await (await connect(`${base}/chat`, { headers: { authorization: 'Bearer ada' } })).next()).toBe('chatting');
   });
 
+  it('inherits security, middleware and tags from its router and the app through the route options table', async () => {
+    const app = new TernApp({ logger: false, security: [{ bearerAuth: [] }] });
+    app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
+    app.addMiddleware(enforceSecurity(app, { bearerAuth: async (token) => (token === 'ada' ? { name: 'Ada' } : null) }));
+    const hits: string[] = [];
+    const router = new Router({ prefix: '/live', tags: ['live'], middleware: [async (req, res, next) => (hits.push('router'), next())] });
+    router.ws('/feed', { tags: ['feed'] }, { open: (socket) => socket.send('fed') });
+    router.ws('/public', { security: [] }, { open: (socket) => socket.send('open to all') });
+    app.mountRouter(router);
+    const base = await serve(app);
+    expect((await refusedUpgrade(`${base}/live/feed`)).status).toBe(401);
+    expect(await (await connect(`${base}/live/feed`, { headers: { authorization: 'Bearer ada' } })).next()).toBe('fed');
+    expect(await (await connect(`${base}/live/public`)).next()).toBe('open to all');
+    expect(hits).toEqual(['router', 'router']);
+    expect(app.getAllRoutes().map((route) => [route.rawPath, route.tags, route.security])).toEqual([
+      ['/live/feed', ['live', 'feed'], [{ bearerAuth: [] }]],
+      ['/live/public', ['live'], []],
+    ]);
+  });
+
   it('turns a middleware HTTPException into its status, through the exception handlers', async () => {
     const app = new TernApp({ logger: false });
     app.addExceptionHandler(451, async (req, res) => res.json({ handled: true }, 451));

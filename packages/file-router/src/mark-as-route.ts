@@ -9,7 +9,8 @@ export type FileRouteHandler = Handler<any>;
 /**
  * What `markAsRoute` accepts: the path and methods of a file route and every route option but
  * those `NOT_IN_ROUTE_FILES` lists with its reason (`declaredIn`: the file router names the file).
- * `responseModel` is the success response's schema (`responses[statusCode ?? 200]`).
+ * `responseModel` is the success response's schema (`responses[statusCode ?? 200]`; both naming
+ * different schemas fail `ready()`).
  */
 export interface MarkAsRouteOptions extends Omit<RouteOptions, 'declaredIn'> {
   /** The full URL path, replacing the one derived from the file's directory. */
@@ -82,13 +83,12 @@ export function carryRouteOptions<H extends Function>(from: Function, to: H): H 
   return to;
 }
 
-/** Builds the `Routes` options of a marked export (everything but path, methods and handler). */
+/**
+ * Builds the `Routes` options of a marked export (everything but path, methods and handler).
+ * `responseModel` is passed on as declared: the route options table folds it into `responses`
+ * in `ready()`, as for every other declaration style.
+ */
 export function toRouteOptions(options: Readonly<MarkAsRouteOptions>): RouteOptions {
-  const { path: _path, methods: _methods, responseModel, responses, ...rest } = options;
-  const out: RouteOptions = { ...rest };
-  if (responseModel !== undefined || responses !== undefined) {
-    out.responses = { ...responses };
-    if (responseModel !== undefined) out.responses[options.statusCode ?? 200] = responseModel;
-  }
-  return out;
+  const { path: _path, methods: _methods, ...rest } = options;
+  return rest;
 }

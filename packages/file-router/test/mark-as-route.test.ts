@@ -56,6 +56,34 @@ export const get = markAsRoute({ responseModel: [UserDto], responses: { 404: { d
     expect(app.urlFor('users.create')).toBe('/users');
   });
 
+  it('refuses responseModel and a responses entry naming another schema at the same status, at ready() (the route file no longer wins silently)', async () => {
+    const app = appFor({
+      'users/route.ts': `${IMPORTS}
+class UserDto { id!: number; }
+class OtherDto { other!: string; }
+export const get = markAsRoute({ responseModel: UserDto, responses: { 200: OtherDto } }, async () => ({}));
+`,
+    });
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_ROUTE_OPTION',
+      message: expect.stringMatching(/GET \/users.*responseModel and responses\[200\] both declare the success response; keep one/),
+    });
+  });
+
+  it("inherits the app's route options (security, responses) like every other route", async () => {
+    const app = new TernApp({ logger: false, security: [{ bearerAuth: [] }], responses: { 401: { description: 'Signed out' } } });
+    app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer());
+    new FileRouter(app, {
+      root: makeTree({
+        'me/route.ts': `${IMPORTS}export const get = markAsRoute({ responses: { 404: { description: 'None' } } }, async () => ({}));\n`,
+        'health/route.ts': `${IMPORTS}export const get = markAsRoute({ security: [] }, async () => ({}));\n`,
+      }),
+    });
+    const me = routeAt(app, 'GET', '/me');
+    expect([me.security, Object.keys(me.options.responses ?? {}).sort()]).toEqual([[{ bearerAuth: [] }], ['401', '404']]);
+    expect(routeAt(app, 'GET', '/health').security).toEqual([]);
+  });
+
   it('takes consumes and produces: documented, and a body of another type is a 415', async () => {
     const app = appFor({
       'avatar/route.ts': `${IMPORTS}

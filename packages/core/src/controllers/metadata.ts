@@ -4,10 +4,14 @@
  * serving requests.
  */
 import 'reflect-metadata';
-import type { Middleware, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import type { InheritedRouteOptions, Middleware, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 
-/** `@Controller(prefix, options)` options. */
-export interface ControllerOptions {
+/**
+ * `@Controller(prefix, options)` options: its `name`, and the route options every route of the
+ * controller inherits (`InheritedRouteOptions`), combined with each route's own by the route
+ * options table's rules, as a `Router`'s are.
+ */
+export interface ControllerOptions extends InheritedRouteOptions {
   /** Tags put before each route's own tags in the OpenAPI document. */
   tags?: string[];
   /** Runs for every route of the controller, before the routes' own middleware. */

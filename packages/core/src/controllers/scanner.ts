@@ -1,8 +1,9 @@
 /**
  * Controllers → ordinary declarations. Runs once, in `app.ready()`: every bit of reflection the
- * controller layer does happens here. Each controller becomes a `Router` (its prefix, tags,
- * middleware and name) holding one `Routes` per route decorator, so conflicts, names, `urlFor`,
- * middleware, OpenAPI and `getAllRoutes` treat controller routes like any other.
+ * controller layer does happens here. Each controller becomes a `Router` (its prefix, name and
+ * the route options its options and class decorators give) holding one `Routes` per route
+ * decorator, so inheritance, conflicts, names, `urlFor`, middleware, OpenAPI and `getAllRoutes`
+ * treat controller routes like any other.
  */
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import { TernError, TernTypeError } from '../errors';
@@ -12,17 +13,16 @@ import type { CompileOptions } from '../routing/compile';
 import { compilePath, joinPaths, pathParamNames } from '../routing/path';
 import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
-import { routeSpec } from '../routing/route-options';
+import { inheritOptions, keepAsDeclared, routeSpec } from '../routing/route-options';
 import { Routes, withOptions, type AnyRoutes, type RouteDefinition } from '../routing/routes';
 import { SocketRoutes, type SocketOptions, type SocketSource } from '../routing/socket-route';
-import type { Handler, HandlerResult, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import type { Handler, HandlerResult, InheritedRouteOptions, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 import {
   declaredMethods,
   getClassLevel,
   getControllerMeta,
   reflectedParamTypes,
   type ControllerMeta,
-  type ControllerOptions,
   type DeclaredMethod,
   type LevelMeta,
   type ParamMeta,
@@ -142,18 +142,10 @@ function resolveTarget(entry: ControllerEntry, resolve: ControllerResolver | und
 function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
   const { cls, instance, meta } = resolveTarget(entry, scan.resolve);
   const { prefix, options } = meta;
-  const level = getClassLevel(cls);
-  // The controller's tags go on each route (before its own), not on the router: a route with
-  // @Tags(..., { replace: true }) leaves them out.
-  const classTags = [...(options.tags ?? []), ...level.tags];
-  const router = new Router({
-    prefix,
-    name: options.name,
-    middleware: [...(options.middleware ?? []), ...level.middleware],
-    excludeFromSchema: options.excludeFromSchema === true || level.excludeFromSchema,
-  });
-  const classSecurity = securityOf(`${cls.name} (class)`, options.security, level);
-  const classResponses = responsesOf(`${cls.name} (class)`, level.responses);
+  const { name, ...given } = options;
+  // The class decorators add to the options, as the method's decorators add to its route's.
+  const inherited = inheritOptions(given, decoratorOptions(`${cls.name} (class)`, options.security, getClassLevel(cls)));
+  const router = new Router({ prefix, name, ...inherited });
 
   let count = 0;
   for (const method of declaredMethods(cls)) {
@@ -171,10 +163,7 @@ function scanController(entry: ControllerEntry, scan: ScanOptions): Router {
     const params = orderedParams(where, method, fn, types);
     for (const decl of declared.routes) {
       router.addRoute(
-        buildRoute({
-          where, prefix, decl, fn, instance, params, typesKnown: types !== undefined, level: declared, classSecurity, classResponses,
-          classDeprecated: level.deprecated, controller: options, scan, classTags,
-        }),
+        buildRoute({ where, prefix, decl, fn, instance, params, typesKnown: types !== undefined, level: declared, inherited, scan }),
       );
       count++;
     }
@@ -229,6 +218,24 @@ function securityOf(where: string, option: SecurityRequirement[] | undefined, le
   return [...(option ?? []), ...level.security];
 }
 
+/**
+ * What one level's decorators (`@Tags`, `@UseMiddleware`, `@Security`/`@Public`, `@ApiResponse`,
+ * `@Deprecated`, `@ExcludeFromSchema`) declare, as route options; `security` includes the
+ * option's own (`securityOf`).
+ */
+function decoratorOptions(where: string, security: SecurityRequirement[] | undefined, level: LevelMeta): InheritedRouteOptions {
+  const out: InheritedRouteOptions = {};
+  if (level.tags.length > 0) out.tags = level.tags;
+  if (level.middleware.length > 0) out.middleware = level.middleware;
+  const secured = securityOf(where, security, level);
+  if (secured !== undefined) out.security = secured;
+  const responses = responsesOf(where, level.responses);
+  if (responses !== undefined) out.responses = responses;
+  if (level.deprecated) out.deprecated = true;
+  if (level.excludeFromSchema) out.excludeFromSchema = true;
+  return out;
+}
+
 function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Record<number, ResponseSchema> | undefined {
   if (list.length === 0) return undefined;
   const out: Record<number, ResponseSchema> = statusKeyed<ResponseSchema>();
@@ -241,8 +248,6 @@ function responsesOf(where: string, list: Array<[number, ResponseSchema]>): Reco
 
 interface RouteInput {
   where: string;
-  /** The controller's tags (option, then class `@Tags`), put before the route's own unless it replaces them. */
-  classTags: readonly string[];
   prefix: string;
   decl: RouteDecl;
   fn: Function;
@@ -251,11 +256,8 @@ interface RouteInput {
   /** TypeScript emitted `design:paramtypes` for the method. */
   typesKnown: boolean;
   level: LevelMeta & { summary?: string; description?: string; operationId?: string; replaceTags?: boolean };
-  classSecurity: SecurityRequirement[] | undefined;
-  classResponses: Record<number, ResponseSchema> | undefined;
-  classDeprecated: boolean;
-  /** The `@Controller` options: its `forbidUnknownProperties`, `responseFiltering` and body limits apply where the route sets none. */
-  controller: ControllerOptions;
+  /** What the controller gives its routes (its options and class decorators): its `forbidUnknownProperties` reaches `@Query()` models. */
+  inherited: Readonly<InheritedRouteOptions>;
   /** The app's model settings: its `forbidUnknownProperties` applies to `@Query()` models of routes and controllers that set none. */
   scan: ScanOptions;
 }
@@ -269,9 +271,8 @@ function buildRoute(input: RouteInput): AnyRoutes {
   // The path is compiled with the other routes; here only its parameter names are needed (a
   // malformed path is compiled now, for the error that says what is wrong with it).
   const names = pathParamNames(fullPath) ?? compilePath(fullPath, `${where} (${decl.methods.join(',')} ${fullPath})`).params.map((p) => p.name);
-  // The route's own setting, else its controller's; passed on as a route option, so the app's
-  // default still applies to the request body in routing/compile.ts.
-  const forbidUnknownProperties = own.forbidUnknownProperties ?? input.controller.forbidUnknownProperties;
+  // The route's own setting, else its controller's (as the route options table combines them), else the app's.
+  const { forbidUnknownProperties } = inheritOptions(input.inherited, own);
   const context = {
     where,
     path: fullPath,
@@ -297,32 +298,20 @@ function buildRoute(input: RouteInput): AnyRoutes {
     );
   }
 
-  const methodSecurity = securityOf(where, own.security, level);
-  const ownTags = [...(own.tags ?? []), ...level.tags];
-  const routeTags = level.replaceTags ? ownTags : [...input.classTags, ...ownTags];
-  const routeMiddleware = [...(own.middleware ?? []), ...level.middleware];
-
-  // The merged options first, then the rest of the decorator's (withOptions: a spread with more
+  // The method's decorators add to its route options (the controller's reach it in ready(), by the
+  // table's rules); then the rest of the decorator's options (withOptions: a spread with more
   // keys after it is a slow dictionary, and this runs for every controller method).
+  const decorated = inheritOptions(own, decoratorOptions(where, own.security, level));
   const options: RouteOptions = withOptions<RouteOptions>({
     summary: level.summary ?? own.summary,
     description: level.description ?? own.description,
     operationId: level.operationId ?? own.operationId,
-    responses: mergeResponses(input.classResponses, own.responses, responsesOf(where, level.responses)),
     requestModel: bodyModel ?? own.requestModel,
-    middleware: routeMiddleware.length > 0 ? routeMiddleware : undefined,
-    tags: routeTags.length > 0 ? routeTags : undefined,
-    security: methodSecurity ?? input.classSecurity,
-    deprecated: level.deprecated || own.deprecated === true || input.classDeprecated ? true : undefined,
     parameters: mergeParameters(own.parameters, compiledParams),
-    excludeFromSchema: level.excludeFromSchema || own.excludeFromSchema === true ? true : undefined,
-    forbidUnknownProperties,
     consumes: routeConsumes(where, own.consumes, uploads.length > 0),
     multipart: routeMultipartOptions(own.multipart, uploads),
-  }, own);
-  options.responseFiltering ??= input.controller.responseFiltering;
-  options.bodyLimit ??= input.controller.bodyLimit;
-  options.multipartLimit ??= input.controller.multipartLimit;
+  }, decorated);
+  withOptions(options, own);
 
   const definition = definedOnly(options) as RouteDefinition;
   definition.declaredIn = where;
@@ -330,9 +319,15 @@ function buildRoute(input: RouteInput): AnyRoutes {
   definition.methods = decl.methods;
   const handler = buildHandler(input.instance, input.fn, compiledParams, own.statusCode ?? 200);
   // A socket method's parameters resolve on the upgrade request, before the 101; what it returns are the handlers.
-  if (decl.socket) return new SocketRoutes(decl.path, definition as SocketOptions, handler as SocketSource);
-  definition.handler = handler;
-  return new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
+  let route: AnyRoutes;
+  if (decl.socket) {
+    route = new SocketRoutes(decl.path, definition as SocketOptions, handler as SocketSource);
+  } else {
+    definition.handler = handler;
+    route = new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
+  }
+  if (level.replaceTags) keepAsDeclared(route, ['tags']);
+  return route;
 }
 
 /**
@@ -346,11 +341,6 @@ function definedOnly(options: RouteOptions): RouteOptions {
     if (value !== undefined) out[key] = value;
   }
   return out as RouteOptions;
-}
-
-function mergeResponses(...levels: Array<Record<number, ResponseSchema> | undefined>): Record<number, ResponseSchema> | undefined {
-  const declared = levels.filter((level) => level !== undefined && Object.keys(level).length > 0);
-  return declared.length > 0 ? Object.assign(statusKeyed<ResponseSchema>(), ...declared) : undefined;
 }
 
 /** Declared `parameters` first; generated ones only for names the declared list does not cover. */

@@ -254,11 +254,6 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
     if (schema === undefined && /^[45]/.test(status) && options.produces?.[Number(status)] === undefined) problemDescriptions.set(status, description);
     else out[status] = response(schema, description);
   }
-  // `responseModel` (route files) is the schema of the success response unless `responses` says otherwise.
-  const { responseModel } = options;
-  if (responseModel !== undefined && out[route.statusCode] === undefined) {
-    out[route.statusCode] = response(describeShape(context.registry, responseModel, `${where}: responseModel`, 'response'), 'Successful Response');
-  }
   if (!Object.keys(out).some(isSuccessStatus)) out[route.statusCode] = { description: 'Successful Response' };
   // `sse: true` (routes answering with res.sse): the success answer is an event stream, whose
   // events a declared schema describes.

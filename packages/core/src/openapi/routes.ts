@@ -1,6 +1,6 @@
 import { requestError } from '../errors/request-error';
 import type { TernResponse } from '../http/response';
-import type { Declaration } from '../routing/declarer';
+import type { Declaration } from '../routing/router';
 import { joinPaths } from '../routing/path';
 import { Routes } from '../routing/routes';
 import type { RouteInfo } from '../routing/route-info';

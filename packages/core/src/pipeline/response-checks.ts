@@ -17,11 +17,9 @@ import type { ResponseContractOptions } from './responses';
 /** Issues found in one value; a promise only where a model falls back to class-validator. */
 type Check = (value: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
 
-/** The declared schemas by key (`200`, `2XX`, `default`), with a route file's `responseModel` at the success status. */
-export function declaredSchemas(responses: Record<string, ResponseSchema> | undefined, responseModel: unknown, successStatus: number): Map<string, unknown> {
-  const out = new Map<string, unknown>(Object.entries(responses ?? {}).map(([key, schema]) => [key.toUpperCase(), schema]));
-  if (responseModel !== undefined && !out.has(String(successStatus))) out.set(String(successStatus), responseModel);
-  return out;
+/** The declared schemas by key (`200`, `2XX`, `default`). */
+export function declaredSchemas(responses: Record<string, ResponseSchema> | undefined): Map<string, unknown> {
+  return new Map<string, unknown>(Object.entries(responses ?? {}).map(([key, schema]) => [key.toUpperCase(), schema]));
 }
 
 // Keyed by compiler, not by the options object (a new one per route): one validator per model and compiler.

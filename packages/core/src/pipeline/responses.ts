@@ -42,21 +42,19 @@ export function compileRouteResponses(route: CompiledRoute, options: ResponseCon
   const { spec } = route;
   if ((spec.responseFiltering ?? options.responseFiltering) !== true) return undefined;
   const responses = spec.responses as Record<string, ResponseSchema> | undefined;
-  const { responseModel } = spec;
   // Most routes declare no response at all: nothing to compile (a thousand of them at startup).
-  if (responseModel === undefined && (responses === undefined || Object.keys(responses).length === 0)) return undefined;
+  if (responses === undefined || Object.keys(responses).length === 0) return undefined;
   let serializers: ResponseSerializers;
   try {
-    serializers = compileResponseSerializers(responses, { responseModel, successStatus: route.info.statusCode, modelCompiler: options.modelCompiler });
+    serializers = compileResponseSerializers(responses, { modelCompiler: options.modelCompiler });
   } catch (error) {
     if (error instanceof TernError) throw new TernError(error.code, `Route ${route.source}: ${error.message}`, { cause: error });
     throw error;
   }
   if (serializers.size === 0) return undefined;
-  const declared = [...Object.keys(responses ?? {}), ...(responseModel !== undefined ? [String(route.info.statusCode)] : [])];
-  const sent = failClosed(serializers, declared);
+  const sent = failClosed(serializers, Object.keys(responses));
   if (!options.validateResponses) return { serializers: sent };
-  return { serializers: sent, check: contractCheck(route, serializers, declaredSchemas(responses, responseModel, route.info.statusCode), options) };
+  return { serializers: sent, check: contractCheck(route, serializers, declaredSchemas(responses), options) };
 }
 
 /**

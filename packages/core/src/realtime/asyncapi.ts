@@ -8,7 +8,7 @@
 import type { OpenAPIConfig } from '../openapi/config';
 import { SchemaRegistry } from '../openapi/schema';
 import { joinPaths } from '../routing/path';
-import type { Declaration } from '../routing/declarer';
+import type { Declaration } from '../routing/router';
 import type { RouteInfo } from '../routing/route-info';
 import { Routes } from '../routing/routes';
 import type { ModelCompiler } from '../validation/model-compiler';

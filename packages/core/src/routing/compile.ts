@@ -1,21 +1,22 @@
 /**
  * Declarations → compiled routes: the work `app.ready()` does once per route (prefixes, names,
- * tags, middleware lists, converters bound), so nothing walks the declaration tree per request.
+ * what containers give their routes, converters bound), so nothing walks the declaration tree
+ * per request. What a container's options mean for its routes is the route options table's
+ * (`inheritOptions`); this file only walks the tree.
  */
 import { TernError } from '../errors';
 import type { TernRequest } from '../http/request';
 import type { MatchedRoute } from '../http/matched-route';
 import type { TernResponse } from '../http/response';
-import type { Declaration } from './declarer';
 import { Group } from './group';
 import { forwardTo, type MountErrorReporter } from './mount';
 import { compilePath, joinPaths, type CompiledPath, type ParamCache } from './path';
-import { Router } from './router';
+import { Router, type Declaration } from './router';
 import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
-import { routeSpec, SOCKET_ONLY_OPTIONS, type RouteSpec } from './route-options';
+import { inheritOptions, routeSpec, SOCKET_ONLY_OPTIONS, type RouteSpec } from './route-options';
 import { SocketRoutes } from './socket-route';
-import type { Handler, Middleware, MiddlewareEntry, NodeListener } from './types';
+import type { Handler, InheritedRouteOptions, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
 
@@ -26,6 +27,8 @@ import type { ModelValidator } from '../validation/types';
 export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | 'tags' | 'source'> {
   /** What plugins, `getAllRoutes()` and `req.route` see of this route: its methods and success status too, read from the spec. */
   readonly info: RouteInfo;
+  /** A socket route (`SocketRoutes`): served by `realtime/`, described by the AsyncAPI document. */
+  readonly websocket?: boolean;
   /** The declaration it came from. */
   readonly declaration: AnyRoutes;
   /** Its options as the options table checked them: what every consumer reads. */
@@ -45,13 +48,11 @@ export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | '
   readonly extraShapes?: readonly string[];
 }
 
-/** Where a declaration sits: what its containers contribute. */
+/** Where a declaration sits: its containers' prefixes and names, and the route options they give (combined, outermost first). */
 interface Scope {
   prefixes: string[];
-  middleware: Middleware[];
-  tags: string[];
   names: string[];
-  excludeFromSchema: boolean;
+  inherited: Readonly<InheritedRouteOptions>;
   trail: Set<Router | Group>;
 }
 
@@ -60,8 +61,10 @@ export interface CompileOptions {
   internal?: boolean;
   /** Compiles request models: the app's compiler, passed by the app (Tern's own routes have none). */
   modelCompiler?: ModelCompiler;
-  /** The app's default for routes that do not set `forbidUnknownProperties`. */
+  /** The app's default for routes that do not set `forbidUnknownProperties` (`MakeConfig`): below every level. */
   forbidUnknownProperties?: boolean;
+  /** The route options the app gives every route (`new TernApp({ security })`): the outermost level of inheritance. */
+  inherited?: Readonly<InheritedRouteOptions>;
   /** Called with each request model before it is compiled (the app warns about models without rules). */
   checkModel?: (model: Function, where: string) => void;
   /** The app's global prefix (`new TernApp({ prefix })`): the outermost prefix of every route. */
@@ -73,7 +76,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 /** Flattens the declaration tree into compiled routes, composing prefixes, tags, names and middleware. */
 export function compileDeclarations(declarations: readonly Declaration[], options: CompileOptions = {}): CompiledRoute[] {
   const out: CompiledRoute[] = [];
-  const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], middleware: [], tags: [], names: [], excludeFromSchema: false, trail: new Set() };
+  const root: Scope = { prefixes: options.prefix ? [options.prefix] : [], names: [], inherited: options.inherited ?? NOTHING_INHERITED, trail: new Set() };
   walk(declarations, root, options, out, new Map());
   return out;
 }
@@ -99,23 +102,24 @@ function containerPath(container: Router | Group): string {
   return container instanceof Router ? container.prefix : container.path;
 }
 
+const NOTHING_INHERITED: Readonly<InheritedRouteOptions> = Object.freeze({});
+
 function enterContainer(container: Router | Group, scope: Scope): Scope {
   const trail = new Set(scope.trail).add(container);
   if (container instanceof Router) {
     return {
       prefixes: [...scope.prefixes, container.prefix],
-      middleware: [...scope.middleware, ...container.middleware],
-      tags: [...scope.tags, ...container.tags],
       names: container.name ? [...scope.names, container.name] : scope.names,
-      excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+      inherited: inheritOptions(scope.inherited, container.inherited),
       trail,
     };
   }
+  // A group's middleware entries (factories too) become functions now, once per mount.
+  const middleware = container.middleware.length > 0 ? container.middleware.map((entry) => resolveEntry(entry, container.path)) : undefined;
   return {
     ...scope,
     prefixes: [...scope.prefixes, container.path],
-    middleware: [...scope.middleware, ...container.middleware.map((entry) => resolveEntry(entry, container.path))],
-    excludeFromSchema: scope.excludeFromSchema || container.excludeFromSchema,
+    inherited: inheritOptions(scope.inherited, { ...container.inherited, middleware }),
     trail,
   };
 }
@@ -137,16 +141,16 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   const rawPath = joinPaths(scope.prefixes, route.path);
   const methods = Array.isArray(route.methods) ? (route.methods.length === 1 ? route.methods[0] : route.methods.join(',')) : route.methods == null ? '' : String(route.methods);
   const source = `${methods === '' ? rawPath : `${methods} ${rawPath}`}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
-  const o = routeSpec(declared, `Route ${source}`, route.methods);
+  // A socket route's options (security, middleware, tags…) inherit from its containers like any route's.
+  const o = routeSpec(declared, `Route ${source}`, route.methods, scope.inherited, route);
   const socket = route instanceof SocketRoutes;
-  const socketOnly = socket ? undefined : SOCKET_ONLY_OPTIONS.find((name) => o[name] !== undefined);
+  const socketOnly = socket ? undefined : SOCKET_ONLY_OPTIONS.find((name) => (o as Readonly<Record<string, unknown>>)[name] !== undefined);
   if (socketOnly !== undefined) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Route ${source}: ${socketOnly} is an option of socket routes (app.ws); an HTTP route cannot set it.`);
   const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
   }
-  // Lists a route adds nothing to are shared, not copied (a thousand routes at startup).
-  const middleware = o.middleware === undefined ? scope.middleware : scope.middleware.length === 0 ? o.middleware : [...scope.middleware, ...o.middleware];
+  const middleware = o.middleware ?? NO_MIDDLEWARE;
   const forbidNonWhitelisted = (o.forbidUnknownProperties ?? options.forbidUnknownProperties) === true;
   for (const m of middleware) {
     if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
@@ -157,9 +161,10 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     rawPath,
     path,
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
-    tags: routeTags(scope.tags, o.tags),
+    tags: o.tags ?? NO_TAGS,
     // A socket route is described by the AsyncAPI document, not the OpenAPI one.
-    excludeFromSchema: socket || scope.excludeFromSchema || o.excludeFromSchema === true,
+    excludeFromSchema: socket || o.excludeFromSchema === true,
+    websocket: socket,
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,
@@ -168,13 +173,8 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   }, forbidNonWhitelisted);
 }
 
-/** The container's tags then the route's, each once; the spec's own frozen list when nothing is added or repeated. */
-function routeTags(outer: readonly string[], own: readonly string[] | undefined): readonly string[] {
-  if (outer.length === 0 && (own === undefined || own.length <= 1)) return own ?? NO_TAGS;
-  return [...new Set([...outer, ...(own ?? [])])];
-}
-
 const NO_TAGS: readonly string[] = Object.freeze([]);
+const NO_MIDDLEWARE: readonly Middleware[] = Object.freeze([]);
 
 function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
   options.checkModel?.(model, source);
@@ -203,9 +203,9 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
     spec: routeSpec({ ...declaration.options, methods: declaration.methods }, source),
     rawPath: declaration.path,
     path: compilePath(declaration.path, source),
-    tags: scope.tags,
+    tags: scope.inherited.tags ?? NO_TAGS,
     excludeFromSchema: true,
-    middleware: scope.middleware,
+    middleware: scope.inherited.middleware ?? NO_MIDDLEWARE,
     handler: unreachable,
     internal: options.internal === true,
     source,

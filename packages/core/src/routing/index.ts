@@ -9,7 +9,7 @@ export type { GroupOptions } from './group';
 export { SocketRoutes } from './socket-route';
 export type { SocketHandlers, SocketOptions, SocketSource, TernSocket } from './socket-route';
 export { RouteConflictError } from '../errors/tern-error';
-export type { Declaration } from './declarer';
+export type { Declaration } from './router';
 export type { RouteInfo, RouteParamInfo, RouteModelInfo, UploadField, HandlerInput } from './route-info';
 export { ROUTE_OPTION_NAMES, NOT_IN_ROUTE_FILES } from './route-options';
 export type { RouteOptionName, RouteSpec } from './route-options';

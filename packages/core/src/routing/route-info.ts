@@ -1,8 +1,26 @@
 import type { MatchedRoute } from '../http/matched-route';
-import type { CompiledRoute } from './compile';
-import type { PathParam } from './path';
+import type { ModelValidator } from '../validation/types';
+import type { CompiledPath, PathParam } from './path';
 import type { RouteSpec } from './route-options';
-import { SocketRoutes } from './socket-route';
+import type { AnyRoutes } from './routes';
+import type { UploadField } from './types';
+
+export type { HandlerInput, UploadField } from './types';
+
+/** What `describeRoute` reads of a compiled route (`routing/compile.ts` `CompiledRoute` has it all). */
+export interface DescribedRoute {
+  readonly rawPath: string;
+  readonly path: CompiledPath;
+  readonly name?: string;
+  readonly tags: readonly string[];
+  readonly spec: RouteSpec;
+  readonly source: string;
+  readonly declaration: AnyRoutes;
+  readonly excludeFromSchema: boolean;
+  readonly validator?: ModelValidator<object>;
+  /** A socket route (`SocketRoutes`). */
+  readonly websocket?: boolean;
+}
 
 /** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
 export interface RouteParamInfo {
@@ -10,25 +28,6 @@ export interface RouteParamInfo {
   readonly converter: string;
   /** The JSON Schema of the values the converter accepts (its `openapi`, else a string with its pattern). */
   readonly schema: Readonly<Record<string, unknown>>;
-}
-
-/** A file field of a route's multipart body (a controller's `@UploadedFile`), as the document describes it. */
-export interface UploadField {
-  /** Undefined for "every file" (`@UploadedFiles()`). */
-  readonly name?: string;
-  readonly multiple: boolean;
-  readonly required: boolean;
-  readonly mimeTypes?: readonly string[];
-}
-
-/**
- * What Tern knows about the input of a handler it built (the controller scanner): whether its
- * parameters can refuse a value with a 422, and the files it reads. Not a route option: users
- * do not declare it, and `route.extra` does not show it.
- */
-export interface HandlerInput {
-  readonly checksInput: boolean;
-  readonly uploads?: readonly UploadField[];
 }
 
 /**
@@ -42,7 +41,7 @@ export interface HandlerInput {
  * });
  */
 export interface RouteInfo extends MatchedRoute {
-  /** The options the route was declared with, as the options table checked them (prefixes, tags and names not yet composed). */
+  /** The route's options as the options table checked them, with what its containers and the app give it (tags, middleware, security, …) applied; prefixes and names are `rawPath` and `name`. */
   readonly options: RouteSpec;
   readonly excludeFromSchema: boolean;
   readonly params: readonly RouteParamInfo[];
@@ -73,7 +72,7 @@ export interface RouteModelInfo {
 /** Converters that accept every value their segment can hold: they never answer 422. */
 const ACCEPT_ALL = new Set(['str', 'path']);
 
-export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknownProperties = false): RouteInfo {
+export function describeRoute(route: DescribedRoute, forbidsUnknownProperties = false): RouteInfo {
   return Object.freeze({
     rawPath: route.rawPath,
     template: route.path.template,
@@ -95,7 +94,7 @@ export function describeRoute(route: Omit<CompiledRoute, 'info'>, forbidsUnknown
     checksInput:
       route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
-    websocket: route.declaration instanceof SocketRoutes,
+    websocket: route.websocket === true,
   });
 }
 

@@ -1,25 +1,53 @@
 /**
  * The one owner of route options: a row per option saying how a declared value is checked and
- * normalised. Every declaration style (method helpers, `Routes`, routers and groups, controllers,
- * configuration, route files) ends as a `Routes` whose options `routeSpec` runs through this
- * table once, in `ready()`; consumers read the frozen spec and never re-check it. Adding an
- * option is a field on `RouteOptions` (types.ts), a row here, and the code that uses it.
+ * normalised, and how it reaches a route from the levels around it (the app, routers and groups,
+ * a controller). Every declaration style (method helpers, `Routes`, routers and groups,
+ * controllers, configuration, route files) ends as a `Routes` whose options, with what its
+ * containers give (`inheritOptions`), `routeSpec` runs through this table once, in `ready()`;
+ * consumers read the frozen spec and never re-check or re-merge it. Containers' options are
+ * checked by the same rows (`checkContainerOptions`). Adding an option is a field on
+ * `RouteOptions` (types.ts, and `InheritedRouteOptions` when containers may set it), a row here,
+ * and the code that uses it (docs/contributing.md).
  */
 import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
 import { isObjectBody } from '../validation/types';
-import type { RouteOptions } from './types';
+import { nearestHint } from '../errors/nearest-name';
+import type { AppRouteOptions, InheritedRouteOptions, RouteOptions } from './types';
 
 /** The named options (everything but the open `x-*` extensions). */
 type NamedOptions = { [K in keyof RouteOptions as K extends `x-${string}` ? never : K]-?: RouteOptions[K] };
 export type RouteOptionName = keyof NamedOptions;
 
-/** A route's options after the table checked them: frozen, normalised (media types lowercased, method names uppercased). */
-export type RouteSpec = Readonly<RouteOptions>;
+/** The options a container (the app, a router or group, a controller) may set for the routes inside. */
+export type InheritedOptionName = keyof InheritedRouteOptions;
+
+/**
+ * A route's options after the table checked them, with its containers' contributions applied:
+ * frozen, normalised (media types lowercased, method names uppercased). `responseModel` is folded
+ * into `responses` at the success status, so consumers read `responses` only.
+ */
+export type RouteSpec = Readonly<Omit<RouteOptions, 'responseModel'>>;
+
+/**
+ * How a value set on a container reaches the routes inside, applied level by level from the app
+ * inwards (app → routers/groups, outermost first → controller → route):
+ * - `prepend`: a list; the outer level's items come first (middleware runs outside in).
+ * - `union`: a list; the outer level's items first, each item once (tags).
+ * - `merge`: a map by key (status codes); the inner level's entries win key by key.
+ * - `default`: the outer value is the default the nearest level that sets one replaces
+ *   (`security: []` on a route makes it public under a secured router).
+ * - `any`: a flag that holds when any level sets it `true`.
+ */
+export type Inheritance = 'prepend' | 'union' | 'merge' | 'default' | 'any';
 
 interface OptionRow<K extends RouteOptionName> {
   /** Returns the value normalised; `fail(…)` says what it must be. `declared` is every option, for the few that depend on another. */
   check(value: unknown, declared: Readonly<Record<string, unknown>>): NamedOptions[K];
+  /** How containers' values combine with the route's; only options of `InheritedRouteOptions` have one (the table's type says so). */
+  inherit?: K extends InheritedOptionName ? Inheritance : never;
+  /** `new TernApp({ [name]: value })` sets it for every route of the app: the options of `AppRouteOptions` (the table's type says so). */
+  app?: K extends keyof AppRouteOptions ? true : never;
   /** Why a route file (`markAsRoute`) cannot set this option; absent when it can. */
   notInRouteFiles?: string;
   /** The OpenAPI document uses the checked value without anything that can throw (a name, a text, a flag, security). */
@@ -145,30 +173,33 @@ const SOCKETS_ONLY = 'route files declare HTTP routes; sockets are declared with
  * The table. Its type lists every named key of `RouteOptions`, so an option added to the
  * interface without a row (or a row without the option) does not compile.
  */
-const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
-  bodyLimit: { check: positiveBytes, safeInDocument: true },
-  multipartLimit: { check: positiveBytes, safeInDocument: true },
+const ROWS: {
+  readonly [K in RouteOptionName]: OptionRow<K> & (K extends InheritedOptionName ? { inherit: Inheritance } : unknown) & (K extends keyof AppRouteOptions ? { app: true } : unknown);
+} = {
+  bodyLimit: { check: positiveBytes, safeInDocument: true, inherit: 'default' },
+  multipartLimit: { check: positiveBytes, safeInDocument: true, inherit: 'default' },
   methods: { check: methodList, safeInDocument: true },
   name: { check: nonEmpty, safeInDocument: true },
   summary: { check: text, safeInDocument: true },
   description: { check: text, safeInDocument: true },
   operationId: { check: (value) => (typeof value === 'string' && value.trim() !== '' ? value : fail('must be a non-empty string')), safeInDocument: true },
-  responses: { check: (value) => statusMap(value, RESPONSE_STATUS, (item, key) => responseSchema(item, `[${key}] `), 'must map status codes to schemas') },
+  responses: { check: (value) => statusMap(value, RESPONSE_STATUS, (item, key) => responseSchema(item, `[${key}] `), 'must map status codes to schemas'), inherit: 'merge', app: true },
   responseModel: { check: (value) => responseSchema(value) },
   requestModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')) },
-  middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']>, safeInDocument: true },
-  tags: { check: (value) => stringList(value, "['users']"), safeInDocument: true },
-  security: { check: security, safeInDocument: true },
-  deprecated: { check: flag, safeInDocument: true },
+  middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']>, safeInDocument: true, inherit: 'prepend' },
+  // Each tag once: a route's tags are the OpenAPI operation's.
+  tags: { check: (value) => Object.freeze([...new Set(stringList(value, "['users']"))]) as string[], safeInDocument: true, inherit: 'union' },
+  security: { check: security, safeInDocument: true, inherit: 'default', app: true },
+  deprecated: { check: flag, safeInDocument: true, inherit: 'any' },
   parameters: { check: parameters },
-  excludeFromSchema: { check: flag, safeInDocument: true },
+  excludeFromSchema: { check: flag, safeInDocument: true, inherit: 'any' },
   statusCode: {
     check: (value) => (Number.isInteger(value) && (value as number) >= 200 && (value as number) <= 599 ? (value as number) : fail('must be a status code from 200 to 599')),
     safeInDocument: true,
   },
   consumes: { check: consumes },
   multipart: { check: multipart },
-  responseFiltering: { check: flag, safeInDocument: true },
+  responseFiltering: { check: flag, safeInDocument: true, inherit: 'default' },
   produces: {
     check: (value) =>
       statusMap(value, /^[1-5][0-9][0-9]$/, (item) => {
@@ -182,7 +213,7 @@ const ROWS: { readonly [K in RouteOptionName]: OptionRow<K> } = {
       statusMap(value, /^[45][0-9][0-9]$/, (item) => (typeof item === 'string' && item !== '' ? item : fail(PROBLEMS)), PROBLEMS),
   },
   declaredIn: { check: text, notInRouteFiles: 'the file router sets it to the route file and export', safeInDocument: true },
-  forbidUnknownProperties: { check: flag, safeInDocument: true },
+  forbidUnknownProperties: { check: flag, safeInDocument: true, inherit: 'default' },
   sse: { check: flag },
   extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
   formTemplate: { check: nonEmpty, safeInDocument: true },
@@ -208,18 +239,98 @@ export function isRouteOption(key: string): key is RouteOptionName {
   return Object.prototype.hasOwnProperty.call(ROWS, key);
 }
 
+/** The options a container may set, in the table's order: rows with an `inherit` rule. */
+export const INHERITED_OPTION_NAMES: readonly InheritedOptionName[] = Object.freeze(
+  ROUTE_OPTION_NAMES.filter((name): name is InheritedOptionName => inheritanceOf(name) !== undefined),
+);
+
+/** The route options `new TernApp({ ... })` takes for every route of the app: rows that say `app`. */
+export const APP_ROUTE_OPTION_NAMES: readonly (keyof AppRouteOptions)[] = Object.freeze(
+  INHERITED_OPTION_NAMES.filter((name): name is keyof AppRouteOptions => (ROWS[name] as OptionRow<InheritedOptionName>).app === true),
+);
+
+function inheritanceOf(name: RouteOptionName): Inheritance | undefined {
+  return (ROWS[name] as OptionRow<RouteOptionName>).inherit as Inheritance | undefined;
+}
+
+/** Options a route keeps as declared instead of inheriting (`@Tags(..., { replace: true })`), by route. */
+const keptAsDeclared = new WeakMap<object, ReadonlySet<InheritedOptionName>>();
+
+/**
+ * Makes `route` ignore what its containers give for `names`: its own value (or none) is the
+ * value. For declaration styles that can say so (`@Tags(..., { replace: true })`).
+ *
+ * @example
+ * keepAsDeclared(route, ['tags']); // the controller's tags do not reach this route
+ */
+export function keepAsDeclared(route: object, names: readonly InheritedOptionName[]): void {
+  keptAsDeclared.set(route, new Set(names));
+}
+
+/**
+ * Applies the table's inheritance rules: what `inner` (a route, or a container inside `outer`)
+ * ends with, given what `outer` (its containers, already combined) gives. Both are checked
+ * options; unchanged values are shared, not copied. The one place options combine across
+ * levels: routers, groups, controllers, route files and the app's options all come through here.
+ *
+ * @example
+ * inheritOptions({ tags: ['api'], security: [{ bearer: [] }] }, { tags: ['users'], security: [] });
+ * // { tags: ['api', 'users'], security: [] }
+ */
+export function inheritOptions<T extends Readonly<Record<string, unknown>>>(outer: Readonly<InheritedRouteOptions> | undefined, inner: T, kept?: ReadonlySet<string>): T {
+  if (outer === undefined) return inner;
+  let out: Record<string, unknown> | undefined;
+  for (const name of INHERITED_OPTION_NAMES) {
+    const given = outer[name];
+    if (given === undefined || kept?.has(name)) continue;
+    const own = inner[name];
+    const combined = own === undefined ? given : combine(inheritanceOf(name) as Inheritance, given, own);
+    if (combined !== own) (out ??= copy(inner))[name] = combined;
+  }
+  return (out ?? inner) as T;
+}
+
+function copy(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in options) if (Object.prototype.hasOwnProperty.call(options, key)) out[key] = options[key];
+  return out;
+}
+
+function combine(rule: Inheritance, outer: unknown, inner: unknown): unknown {
+  switch (rule) {
+    case 'prepend':
+      return (inner as unknown[]).length === 0 ? outer : Object.freeze([...(outer as unknown[]), ...(inner as unknown[])]);
+    case 'union':
+      return (inner as unknown[]).every((item) => (outer as unknown[]).includes(item)) ? outer : Object.freeze([...new Set([...(outer as unknown[]), ...(inner as unknown[])])]);
+    case 'merge':
+      return Object.freeze({ ...(outer as object), ...(inner as object) });
+    case 'default':
+      return inner;
+    case 'any':
+      return outer === true || inner === true;
+  }
+}
+
 /**
  * Runs a route's declared options through the table: the frozen spec, or one startup error
  * (`TERN_INVALID_ROUTE_OPTION`) naming the route and the option. A key that is neither an
  * option nor an `x-*` extension is a mistake too (`summery` from JavaScript or a config file).
  * `methods`, when given, is checked last as the `methods` option (a `Routes` keeps its methods
- * beside its options, so they are not copied into one object first).
+ * beside its options, so they are not copied into one object first). `inherited` is what the
+ * route's containers give (`inheritOptions` of the app's, the routers', the controller's), applied
+ * after the route's own values are checked and its `responseModel` folded into its `responses`.
  *
  * @example
  * routeSpec({ methods: ['post'], tags: ['users'], statusCode: 201 }, 'Route POST /users');
  * // { methods: ['POST'], tags: ['users'], statusCode: 201 }, frozen
  */
-export function routeSpec(declared: Readonly<Record<string, unknown>>, where: string, methods?: unknown): RouteSpec {
+export function routeSpec(
+  declared: Readonly<Record<string, unknown>>,
+  where: string,
+  methods?: unknown,
+  inherited?: Readonly<InheritedRouteOptions>,
+  route?: object,
+): RouteSpec {
   const out: Record<string, unknown> = {};
   for (const key in declared) {
     if (!Object.prototype.hasOwnProperty.call(declared, key)) continue;
@@ -229,31 +340,92 @@ export function routeSpec(declared: Readonly<Record<string, unknown>>, where: st
       continue;
     }
     if (!isRouteOption(key)) {
-      throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: unknown option '${key}'. Route options are ${ROUTE_OPTION_NAMES.join(', ')}; put your own metadata in 'extra'.`);
+      throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: unknown option '${key}'.${nearestHint(key, ROUTE_OPTION_NAMES)} Route options are ${ROUTE_OPTION_NAMES.join(', ')}; put your own metadata in 'extra'.`);
     }
     if (value === undefined) continue;
-    const checked = checkOption(key, value, declared);
-    if (checked instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: ${describeMistake(key, checked)}`);
-    out[key] = checked;
+    out[key] = checked(key, value, declared, where);
   }
-  if (methods !== undefined) {
-    const checked = checkOption('methods', methods, declared);
-    if (checked instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: ${describeMistake('methods', checked)}`);
-    out.methods = checked;
-  }
-  return Object.freeze(out) as RouteSpec;
+  if (methods !== undefined) out.methods = checked('methods', methods, declared, where);
+  // Folded before inheriting: the route's own model is its response, as any own entry wins over a container's.
+  if (out.responseModel !== undefined) foldResponseModel(out, where);
+  return Object.freeze(inheritOptions(inherited, out, route && keptAsDeclared.get(route))) as RouteSpec;
+}
+
+function checked(key: RouteOptionName, value: unknown, declared: Readonly<Record<string, unknown>>, where: string): unknown {
+  const result = checkOption(key, value, declared);
+  if (result instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: ${describeMistake(key, result)}`);
+  return result;
 }
 
 /**
- * What is wrong with one option's value, as a sentence naming it, or undefined when the table
- * accepts it: for defaults given elsewhere (`@Controller` options), checked where they are written.
+ * `responseModel` is the schema of the success response (`statusCode`, default 200): it becomes
+ * that entry of `responses`, once, here. A `responses` entry for the same status that names
+ * another schema is refused rather than one silently winning.
+ */
+function foldResponseModel(spec: Record<string, unknown>, where: string): void {
+  const status = String(spec.statusCode ?? 200);
+  const responses = spec.responses as Record<string, unknown> | undefined;
+  const model = spec.responseModel;
+  if (responses?.[status] !== undefined && responses[status] !== model) {
+    throw new TernError(
+      'TERN_INVALID_ROUTE_OPTION',
+      `${where}: responseModel and responses[${status}] both declare the success response; keep one (responseModel is responses[statusCode ?? 200]).`,
+    );
+  }
+  spec.responses = Object.freeze({ ...responses, [status]: model });
+  delete spec.responseModel;
+}
+
+/**
+ * How a container's own option (its prefix, routes, name) is checked: a function saying what is
+ * wrong with the value (or undefined), the name of the table row whose check applies (a router's
+ * `name` is checked as a route's), or null for none.
+ */
+export type OwnOptionCheck = ((value: unknown) => string | undefined) | RouteOptionName | null;
+
+/**
+ * Checks the options of a container (`Router`, `Group`, `@Controller`) with the table: `own`
+ * lists its own keys (prefix, routes, …) with their checks; every other key must be a route
+ * option containers may set (`INHERITED_OPTION_NAMES`) and pass its row, else one
+ * `TERN_INVALID_ROUTE_OPTION` naming the container and the option. Returns the inherited
+ * options, checked and frozen: what the container gives its routes through `inheritOptions`.
  *
  * @example
- * optionMistake('tags', 'admin'); // "tags must be a list of strings, e.g. ['users']."
+ * checkContainerOptions("Router '/users'", { prefix: '/users', tags: ['users'] }, { prefix: null });
+ * // { tags: ['users'] }
  */
-export function optionMistake(name: RouteOptionName, value: unknown): string | undefined {
-  const checked = checkOption(name, value, {});
-  return checked instanceof OptionMistake ? describeMistake(name, checked) : undefined;
+export function checkContainerOptions(
+  container: string,
+  options: object,
+  own: Readonly<Record<string, OwnOptionCheck>>,
+  /** Checks replacing a row's for this container (a `Group`'s middleware may be factory entries); `fail(…)`-style text via the returned string. */
+  checks: Readonly<Partial<Record<InheritedOptionName, (value: unknown) => string | undefined>>> = {},
+  /** The route options this container may set (the app: `APP_ROUTE_OPTION_NAMES`); default every inherited one. */
+  inheritable: readonly InheritedOptionName[] = INHERITED_OPTION_NAMES,
+): Readonly<InheritedRouteOptions> {
+  const out: Record<string, unknown> = {};
+  const allowed = [...Object.keys(own), ...inheritable];
+  for (const [key, value] of Object.entries(options)) {
+    if (Object.prototype.hasOwnProperty.call(own, key)) {
+      const check = own[key];
+      if (value === undefined || check === null) continue;
+      const text = typeof check === 'string' ? undefined : check(value);
+      const mistake = typeof check === 'string' ? checkOption(check, value, {}) : text === undefined ? undefined : new OptionMistake(text);
+      if (mistake instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(key, mistake)}`);
+      continue;
+    }
+    if (!(inheritable as readonly string[]).includes(key)) {
+      const why = isRouteOption(key) ? ` '${key}' is set on each route, not on a container.` : nearestHint(key, allowed);
+      throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: unknown option '${key}'.${why} Its options are ${allowed.join(', ')}.`);
+    }
+    if (value === undefined) continue;
+    const name = key as InheritedOptionName;
+    const special = checks[name]?.(value);
+    const result = checks[name] ? (special === undefined ? value : new OptionMistake(special)) : checkOption(name, value, {});
+    if (result instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(name, result)}`);
+    out[name] = result;
+  }
+  return Object.freeze(out) as Readonly<InheritedRouteOptions>;
 }
 
 function checkOption(name: RouteOptionName, value: unknown, declared: Readonly<Record<string, unknown>>): unknown {

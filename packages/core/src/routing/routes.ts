@@ -1,9 +1,8 @@
 import type { PathParams } from './params';
-import type { Handler, RouteOptions } from './types';
+import type { Handler, HandlerInput, RouteOptions } from './types';
 import { compilePath, matchPath, type CompiledPath } from './path';
 import { TernTypeError } from '../errors';
 import { isRouteOption } from './route-options';
-import type { HandlerInput } from './route-info';
 
 /** Everything `new Routes()` takes: a path, an optional handler and the route options. */
 export interface RouteDefinition<P extends string = string> extends RouteOptions {

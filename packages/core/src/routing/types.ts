@@ -141,8 +141,10 @@ export interface RouteOptions {
   /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
   sse?: boolean;
   /**
-   * The success response's model, when `responses` does not declare one for the route's status
-   * (route files' `markAsRoute({ responseModel })` sets it); it documents and filters.
+   * The success response's model: short for `responses: { [statusCode ?? 200]: Model }`, folded
+   * into `responses` when the app starts (route files' `markAsRoute({ responseModel })` sets it);
+   * it documents and filters. A `responses` entry for that status naming another schema fails
+   * `ready()` (`TERN_INVALID_ROUTE_OPTION`).
    */
   responseModel?: ResponseSchema;
   /**
@@ -163,4 +165,46 @@ export interface RouteOptions {
   maxPayload?: number;
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */
   [extension: `x-${string}`]: unknown;
+}
+
+/**
+ * The route options a container sets for every route inside it: a `Router`, a `Group`, a
+ * `@Controller`, and (`AppRouteOptions`) the app. Each combines with the routes' own values by its
+ * table row's rule (`Inheritance` in routing/route-options.ts; docs/routing.md#inherited-route-options).
+ *
+ * @example
+ * const admin = new Router({ prefix: '/admin', tags: ['admin'], security: [{ bearerAuth: [] }], bodyLimit: 64 * 1024 });
+ * admin.get('/health', health, { security: [] }); // public: the route's own security replaces the router's
+ */
+export type InheritedRouteOptions = Pick<
+  RouteOptions,
+  'bodyLimit' | 'multipartLimit' | 'responses' | 'middleware' | 'tags' | 'security' | 'deprecated' | 'excludeFromSchema' | 'responseFiltering' | 'forbidUnknownProperties'
+>;
+
+/**
+ * The route options `new TernApp({ ... })` takes for every route of the app (the outermost level
+ * of inheritance, below routers, groups and controllers): rows of the options table marked `app`.
+ *
+ * @example
+ * new TernApp({ security: [{ bearerAuth: [] }], responses: { 401: { description: 'Not signed in' } } });
+ */
+export type AppRouteOptions = Pick<InheritedRouteOptions, 'security' | 'responses'>;
+
+/** A file field of a route's multipart body (a controller's `@UploadedFile`), as the document describes it. */
+export interface UploadField {
+  /** Undefined for "every file" (`@UploadedFiles()`). */
+  readonly name?: string;
+  readonly multiple: boolean;
+  readonly required: boolean;
+  readonly mimeTypes?: readonly string[];
+}
+
+/**
+ * What Tern knows about the input of a handler it built (the controller scanner): whether its
+ * parameters can refuse a value with a 422, and the files it reads. Not a route option: users
+ * do not declare it, and `route.extra` does not show it.
+ */
+export interface HandlerInput {
+  readonly checksInput: boolean;
+  readonly uploads?: readonly UploadField[];
 }

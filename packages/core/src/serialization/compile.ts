@@ -103,19 +103,6 @@ export interface ResponseSerializers {
   readonly size: number;
 }
 
-/**
- * Options for {@link compileResponseSerializers}.
- *
- * @example
- * compileResponseSerializers(route.options.responses, { modelCompiler, responseModel: route.options.responseModel, successStatus: 201 });
- */
-export interface RouteSerializerOptions extends ResponseSerializerOptions {
-  /** A route file's `responseModel`: the success status's schema unless `responses` declares it. */
-  responseModel?: unknown;
-  /** The status a plain returned value is sent with (the route's `statusCode`, default 200). */
-  successStatus?: number;
-}
-
 const RANGE = /^([1-5])XX$/i;
 
 /**
@@ -130,16 +117,13 @@ const RANGE = /^([1-5])XX$/i;
  */
 export function compileResponseSerializers(
   responses: Readonly<Record<string | number, ResponseSchema>> | undefined,
-  options: RouteSerializerOptions,
+  options: ResponseSerializerOptions,
 ): ResponseSerializers {
   // `null`: declared, filters nothing. It still wins over a range or `default`, as in OpenAPI.
   const exact = new Map<number, ResponseSerializer | null>();
   const ranges: Array<ResponseSerializer | null | undefined> = [];
   let fallback: ResponseSerializer | undefined;
-  const declared: Record<string, unknown> = { ...(responses ?? {}) };
-  const success = String(options.successStatus ?? 200);
-  if (options.responseModel !== undefined && declared[success] === undefined) declared[success] = options.responseModel;
-  for (const [status, schema] of Object.entries(declared)) {
+  for (const [status, schema] of Object.entries(responses ?? {})) {
     const range = RANGE.exec(status);
     if (!/^[1-5]\d\d$/.test(status) && range === null && status !== 'default') continue;
     const serializer = compileResponseSerializer(schema as ResponseSchema, options) ?? null;
