@@ -27,6 +27,12 @@ describe('examples/chat', () => {
     expect((await refusedUpgrade(`${base}/rooms/lobby?token=${forged}`)).status).toBe(401);
   });
 
+  it('says whose a token is at /me, and refuses a missing one', async () => {
+    const token = await tokenFor('Ada');
+    expect((await app.inject({ url: `/me?token=${token}` })).json()).toEqual({ name: 'Ada' });
+    expect((await app.inject('/me')).statusCode).toBe(401);
+  });
+
   it('refuses a sign-in whose name breaks the model with 422', async () => {
     expect((await app.inject({ method: 'POST', url: '/sign-in', payload: { name: '<script>' } })).statusCode).toBe(422);
   });
@@ -50,6 +56,6 @@ describe('examples/chat', () => {
     const asyncapi = (await app.inject('/asyncapi.json')).json() as { channels: Record<string, { address: string }> };
     expect(Object.values(asyncapi.channels).map((c) => c.address)).toEqual(['/rooms/{room}']);
     const openapi = (await app.inject('/openapi.json')).json() as { paths: Record<string, unknown> };
-    expect(Object.keys(openapi.paths)).toEqual(['/sign-in']);
+    expect(Object.keys(openapi.paths)).toEqual(['/sign-in', '/me']);
   });
 });

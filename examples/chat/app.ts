@@ -3,9 +3,10 @@
  * (`/rooms/{room:slug}?token=…`: browsers cannot set headers on a WebSocket, so the token rides in
  * the query, checked by enforceSecurity before any 101), send `{ text }` frames checked by a
  * message model, and every socket in the room, in every process sharing the store, gets them.
- * GET / is a page that does all of it; GET /asyncapi.json describes the socket.
+ * GET / is a page that does all of it; GET /me says whose a token is; GET /asyncapi.json
+ * describes the socket.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { APIKey, enforceSecurity, TernApp, type TernStore } from '@tern/core';
 import { IsString, Length, Matches } from 'class-validator';
 import { exampleOpenAPI } from '../shared/openapi';
@@ -26,8 +27,11 @@ export class SignIn {
 }
 
 export interface ChatOptions {
-  /** Signs the tokens: every process of one deployment needs the same (32+ random characters). */
-  secret: string;
+  /**
+   * Signs the tokens: every process of one deployment needs the same (32+ random characters).
+   * Default: `CHAT_SECRET`, else a random one for this process.
+   */
+  secret?: string;
   /** A store shared by the processes (redisStore) so rooms span them; default: this process only. */
   store?: TernStore;
 }
@@ -47,17 +51,25 @@ function verify(token: string, secret: string): { name: string } | null {
   return { name: Buffer.from(payload, 'base64url').toString('utf8') };
 }
 
-export function buildApp(options: ChatOptions): TernApp {
+export function buildApp(given: ChatOptions = {}): TernApp {
+  const options = { ...given, secret: given.secret ?? process.env.CHAT_SECRET ?? randomBytes(32).toString('hex') };
   const app = new TernApp({
     store: options.store,
-    openapi: exampleOpenAPI({ title: 'Chat', description: 'Rooms over WebSockets; the sockets are described at /asyncapi.json.', tags: [{ name: 'chat' }] }),
+    openapi: exampleOpenAPI({ title: 'Chat', description: 'Rooms over WebSockets; the sockets are described at /asyncapi.json.', tags: [{ name: 'chat', description: 'Signing in and talking in rooms.' }] }),
   });
   app.openapiConfig.addSecurityScheme('token', new APIKey({ name: 'token', in: 'query', description: 'The token POST /sign-in gives.' }));
   app.addMiddleware(enforceSecurity(app, { token: async (token) => verify(token, options.secret) }));
 
-  app.post('/sign-in', { requestModel: SignIn, tags: ['chat'], summary: 'Get a chat token', responses: { 200: { token: String } } }, async (req) => ({
-    token: sign((req.body as SignIn).name, options.secret),
-  }));
+  app.post(
+    '/sign-in',
+    { requestModel: SignIn, tags: ['chat'], summary: 'Get a chat token', description: 'A signed token carrying the name, for /me and the rooms.', responses: { 200: { token: String } } },
+    async (req) => ({ token: sign((req.body as SignIn).name, options.secret) }),
+  );
+  app.get(
+    '/me',
+    { security: [{ token: [] }], tags: ['chat'], summary: 'Who the token says', description: 'The name a token was signed for.', responses: { 200: { name: String } } },
+    async (req) => ({ name: (req.user as { name: string }).name }),
+  );
 
   app.ws('/rooms/{room:slug}', { security: [{ token: [] }], messageModel: ChatMessage, tags: ['chat'], summary: 'A chat room' }, {
     async open(socket, req) {

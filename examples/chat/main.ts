@@ -1,7 +1,6 @@
 import { buildApp } from './app';
 
 // One process here; docs/websockets.md#scaling-out shows the same app in several processes on Redis.
-const secret = process.env.CHAT_SECRET ?? 'change-me-to-32-random-characters-please';
-buildApp({ secret })
+buildApp()
   .listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' })
   .then((address) => console.log(`Chat on ${address}`));
