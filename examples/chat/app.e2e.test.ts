@@ -34,6 +34,7 @@ describe('the chat page in Chromium', () => {
     await page.fill('#room', 'browsers');
     await page.click('#join button');
     await page.waitForSelector('body[data-state="open"]');
+    await page.waitForSelector('li:has-text("in room browsers")');
     await page.waitForSelector('li:has-text("Grace joined")');
 
     const token = ((await app.inject({ method: 'POST', url: '/sign-in', payload: { name: 'Linus' } })).json() as { token: string }).token;
@@ -44,7 +45,7 @@ describe('the chat page in Chromium', () => {
     await page.click('#say button');
     await page.waitForSelector('li:has-text("Grace: hello from the page")');
     const frames: unknown[] = [];
-    while (frames.length < 2) frames.push(await other.nextJson());
+    while (frames.length < 3) frames.push(await other.nextJson());
     expect(frames).toContainEqual({ event: 'message', name: 'Grace', text: 'hello from the page' });
 
     other.ws.send(JSON.stringify({ text: 'hello from node' }));

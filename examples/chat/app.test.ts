@@ -39,8 +39,10 @@ describe('examples/chat', () => {
 
   it('relays messages to everyone in the room, with the signed-in name, and answers a bad frame with 422', async () => {
     const ada = await connect(`${base}/rooms/lobby?token=${await tokenFor('Ada')}`);
+    expect(await ada.nextJson()).toEqual({ event: 'welcome', room: 'lobby', worker: process.pid });
     expect(await ada.nextJson()).toEqual({ event: 'joined', name: 'Ada' });
     const bob = await connect(`${base}/rooms/lobby?token=${await tokenFor('Bob')}`);
+    expect(await bob.nextJson()).toMatchObject({ event: 'welcome' });
     expect(await bob.nextJson()).toEqual({ event: 'joined', name: 'Bob' });
     expect(await ada.nextJson()).toEqual({ event: 'joined', name: 'Bob' });
     bob.ws.send(JSON.stringify({ text: 'hi Ada' }));

@@ -73,6 +73,8 @@ export function buildApp(given: ChatOptions = {}): TernApp {
 
   app.ws('/rooms/{room:slug}', { security: [{ token: [] }], messageModel: ChatMessage, tags: ['chat'], summary: 'A chat room' }, {
     async open(socket, req) {
+      // Which process serves this socket: with several workers, the room spans them all.
+      socket.send({ event: 'welcome', room: req.pathParams.room, worker: process.pid });
       await socket.join(req.pathParams.room);
       await app.publish(req.pathParams.room, { event: 'joined', name: (req.user as { name: string }).name });
     },
@@ -105,7 +107,8 @@ const PAGE = `<!doctype html>
       socket.addEventListener('open', () => { document.getElementById('say').hidden = false; document.body.dataset.state = 'open'; });
       socket.addEventListener('message', (message) => {
         const data = JSON.parse(message.data);
-        if (data.event === 'joined') show(data.name + ' joined');
+        if (data.event === 'welcome') show('in room ' + data.room);
+        else if (data.event === 'joined') show(data.name + ' joined');
         else if (data.event === 'message') show(data.name + ': ' + data.text);
         else show('error ' + data.status + ': ' + data.detail);
       });
