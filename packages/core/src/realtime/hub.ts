@@ -60,10 +60,10 @@ export class SocketHub implements SocketHost {
     for (const resolve of this.waiting.splice(0)) resolve();
   }
 
-  /** Resolves once no socket is open (the `close` handlers of the last ones have been called). */
-  ended(): Promise<void> {
-    if (this.sockets.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /** Resolves once no socket is open (the `close` handlers of the last ones have been called) and their rooms are left. */
+  async ended(): Promise<void> {
+    if (this.sockets.size > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await this.rooms.settled();
   }
 
   join(socket: LiveSocket, room: string): Promise<void> {

@@ -20,6 +20,8 @@ interface Room {
 
 export class Rooms {
   private readonly rooms = new Map<string, Room>();
+  /** Subscriptions being ended for sockets that closed. */
+  private readonly leaving = new Set<Promise<void>>();
 
   constructor(
     /** The app's store, when it has one (read at each subscription: the app may be given one late). */
@@ -64,7 +66,16 @@ export class Rooms {
 
   /** A closed socket leaves every room it was in. */
   leaveAll(socket: LiveSocket): void {
-    for (const room of [...socket.rooms]) this.leave(socket, room).catch(this.report);
+    for (const room of [...socket.rooms]) {
+      const leaving = this.leave(socket, room).catch(this.report);
+      this.leaving.add(leaving);
+      void leaving.finally(() => this.leaving.delete(leaving));
+    }
+  }
+
+  /** Resolves once the subscriptions closed sockets ended are gone (the app closes its store after). */
+  async settled(): Promise<void> {
+    while (this.leaving.size > 0) await Promise.all([...this.leaving]);
   }
 
   /** Sends `data` to every socket in `room`, in every process sharing the store. */
