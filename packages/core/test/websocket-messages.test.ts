@@ -44,7 +44,13 @@ describe('messageModel: frames by contract', () => {
   it('answers a frame that is not JSON with an error frame of status 400, and the socket stays open', async () => {
     const client = await connect(`${await serve(chatApp())}/chat`);
     client.ws.send('not json {');
-    expect(await client.nextJson()).toMatchObject({ type: 'about:blank', status: 400, code: 'TERN_INVALID_JSON', instance: '/chat' });
+    expect(await client.nextJson()).toMatchObject({
+      type: 'about:blank',
+      status: 400,
+      code: 'TERN_INVALID_JSON',
+      instance: '/chat',
+      detail: expect.stringMatching(/^The message is not valid JSON/),
+    });
     client.ws.send(JSON.stringify({ text: 'after', priority: 2 }));
     expect(await client.nextJson()).toEqual({ instance: true, data: { text: 'after', priority: 2 } });
   });

@@ -17,8 +17,11 @@ export type MessageReader = (frame: Buffer) => MessageReading | Promise<MessageR
 /** `instance` is the socket route's path, as an HTTP problem names the request path. */
 export function messageReader(validator: ModelValidator<object>, depthLimit: number, instance: string, debug: boolean): MessageReader {
   const refuse = (err: unknown): MessageReading => {
-    if (err instanceof HTTPException) return { ok: false, problem: toProblem(err, instance, debug) };
-    throw err;
+    if (!(err instanceof HTTPException)) throw err;
+    const problem = toProblem(err, instance, debug);
+    // The JSON reader speaks of request bodies; here it read a message.
+    if (problem.detail !== undefined) problem.detail = problem.detail.replace(/^(?:Request body|JSON body)/, 'The message');
+    return { ok: false, problem };
   };
   const settle = (result: ValidationResult<object>): MessageReading =>
     result.ok
