@@ -313,6 +313,9 @@ export function conduitSuite(database: () => Promise<DatabaseOptions>, cleanup: 
       expect((await app.inject(`/api/articles/${slug}/comments`)).json()).toEqual({ comments: [] });
       const again = await app.inject({ method: 'DELETE', url: `/api/articles/${slug}/comments/${comment.id}`, headers: commenter.headers });
       expect(again.statusCode).toBe(404);
+      // Ids are PostgreSQL integers: one past 2^31-1 is refused at the path ({id:int32}), not by the database.
+      expect((await app.inject({ method: 'DELETE', url: `/api/articles/${slug}/comments/2147483648`, headers: commenter.headers })).statusCode).toBe(422);
+      expect((await app.inject({ method: 'DELETE', url: `/api/articles/${slug}/comments/2147483647`, headers: commenter.headers })).statusCode).toBe(404);
     });
 
     it('answers 404 for comments of an unknown article and 422 for an empty comment', async () => {

@@ -21,7 +21,7 @@ export class CommentsController {
     return { comment: await this.conduit.addComment(slug, author.id, body.comment.body) };
   }
 
-  @Delete('/{id:int}', { name: 'delete', summary: 'Delete a comment for an article', description: 'Only its author may.', statusCode: 204 })
+  @Delete('/{id:int32}', { name: 'delete', summary: 'Delete a comment for an article', description: 'Only its author may.', statusCode: 204 })
   @Authenticated()
   @ApiResponse(403, GenericErrorModel)
   async remove(@Param('slug') slug: string, @Param('id') id: number, @User() user: Account): Promise<void> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { MakeConfig } from './config';
 import { controllersProvider } from './controllers/scanner';
 import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
+import { MUTE_ERROR_REPORTS } from './errors/mute-reports';
 import type { OpenAPIConfig } from './openapi/config';
 import type { ExceptionHandler } from './pipeline/exceptions';
 import type { ResponseHook } from './pipeline/observe';
@@ -58,6 +59,11 @@ export class TernApp extends RouteDeclarer {
     this.parts = appParts(options);
     ({ config: this.config, openapiConfig: this.openapiConfig, modelCompiler: this.modelCompiler } = this.parts);
     this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.parts.exceptions.reportFailure(what, err));
+  }
+
+  /** `checkContract` mutes reports of unexpected errors while it shrinks a failure it reported once. */
+  [MUTE_ERROR_REPORTS](muted: boolean): void {
+    this.parts.exceptions.muted = muted;
   }
 
   protected override beforeDeclare(what: string): void {

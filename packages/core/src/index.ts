@@ -56,6 +56,7 @@ export {
   StringConvertor,
   PathConvertor,
   IntegerConvertor,
+  Int32Convertor,
   FloatConvertor,
   UUIDConvertor,
   SlugConvertor,

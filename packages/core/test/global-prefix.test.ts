@@ -62,8 +62,8 @@ describe('new TernApp({ prefix })', () => {
     const app = apiApp();
     const document = (await app.inject('/api/openapi.json')).json();
     expect(Object.keys(document.paths).sort()).toEqual(['/api/articles/{slug}', '/api/profiles/{username}', '/api/tags']);
-    // No server entry: "Try it out" sends each documented path to the page's own origin as it is.
-    expect(document.servers).toBeUndefined();
+    // The server is the page's own origin: "Try it out" sends each documented path to it as it is.
+    expect(document.servers).toEqual([{ url: '/' }]);
     const page = await app.inject('/api/docs');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('"url":"/api/openapi.json"');

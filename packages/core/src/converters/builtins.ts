@@ -34,6 +34,24 @@ export class IntegerConvertor extends Convertor<number> {
   }
 }
 
+/**
+ * `{name:int32}`: an integer that fits a 32-bit signed column (PostgreSQL's `integer`, MySQL's
+ * `INT`), 0 to 2^31-1. A larger id is a 422 at the edge, never a database error (a 500) inside.
+ */
+export class Int32Convertor extends IntegerConvertor {
+  static readonly MAX = 2 ** 31 - 1;
+  override openapi = { type: 'integer', format: 'int32', minimum: 0, maximum: Int32Convertor.MAX };
+  override convert(value: string): number {
+    const n = Number(value);
+    if (!(n <= Int32Convertor.MAX)) throw new Error(`'${value}' is larger than ${Int32Convertor.MAX}, the largest 32-bit integer`);
+    return n;
+  }
+  override toString(value: number): string {
+    if (!Number.isInteger(value) || value < 0 || value > Int32Convertor.MAX) throw new Error(`${value} is not an integer from 0 to ${Int32Convertor.MAX}`);
+    return String(value);
+  }
+}
+
 /** `{name:float}`: digits with an optional fraction, converted to a number. */
 export class FloatConvertor extends Convertor<number> {
   regex = '[0-9]+(\\.[0-9]+)?';

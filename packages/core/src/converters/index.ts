@@ -3,6 +3,7 @@ export {
   StringConvertor,
   PathConvertor,
   IntegerConvertor,
+  Int32Convertor,
   FloatConvertor,
   UUIDConvertor,
   SlugConvertor,

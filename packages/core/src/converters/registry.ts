@@ -2,6 +2,7 @@ import { Convertor } from './convertor';
 import {
   FloatConvertor,
   IntegerConvertor,
+  Int32Convertor,
   PathConvertor,
   SlugConvertor,
   StringConvertor,
@@ -18,6 +19,7 @@ const registry = new Map<string, Convertor>([
   ['str', new StringConvertor()],
   ['path', new PathConvertor()],
   ['int', new IntegerConvertor()],
+  ['int32', new Int32Convertor()],
   ['float', new FloatConvertor()],
   ['uuid', new UUIDConvertor()],
   ['slug', new SlugConvertor()],
@@ -123,6 +125,7 @@ export interface ConverterTypes {
   str: string;
   path: string;
   int: number;
+  int32: number;
   float: number;
   uuid: string;
   slug: string;

@@ -34,13 +34,15 @@ export const SETTLE_JSON = Symbol('settleJson');
 
 /** What `json()` holds for a body no declaration may filter, until the final status is known. */
 const REFUSED = '\u0000refused';
-const REFUSED_PROBLEM = JSON.stringify({
-  type: 'about:blank',
-  title: 'Internal Server Error',
-  status: 500,
-  detail: 'The route sent JSON with a status it declares no response for.',
-  code: 'TERN_UNDECLARED_RESPONSE_STATUS',
-});
+/** The answer instead of a body no declaration filtered: it names the status to declare. */
+const refusedProblem = (status: number) =>
+  JSON.stringify({
+    type: 'about:blank',
+    title: 'Internal Server Error',
+    status: 500,
+    detail: `The route sent JSON with status ${status}, which it declares no response for: declare ${status} in its responses.`,
+    code: 'TERN_UNDECLARED_RESPONSE_STATUS',
+  });
 
 /**
  * What `res.json()` asks for the body of a status: the route's declared response models,
@@ -159,8 +161,8 @@ export class TernResponse {
     if (this.statusCode !== this[JSON_STATUS] && final !== serializers.forStatus(this[JSON_STATUS]) && final !== null) this.body = this.serializeDeclared(this[JSON_DATA]);
     if (this.body === REFUSED) {
       // No declaration filtered this body: none of it is sent.
+      this.body = refusedProblem(this.statusCode);
       this.statusCode = 500;
-      this.body = REFUSED_PROBLEM;
       this.headers['content-type'] = 'application/problem+json; charset=utf-8';
     }
   }

@@ -46,6 +46,17 @@ export interface OpenAPIOptions {
    */
   problemResponses?: boolean | ProblemResponsesOptions;
   /**
+   * Document response models closed (`additionalProperties: false`): what Tern's response filter
+   * writes, since it drops every property a model does not declare. Clients and tools (schemathesis,
+   * `checkContract`) then see a property leaking from a route with `responseFiltering: false` as
+   * the break it is. Each model then has a request reading of its own (`User-Input`), which stays
+   * open: a request may send more, and Tern strips it. Default `false`.
+   *
+   * @example
+   * new TernApp({ openapi: { closedResponses: true } });
+   */
+  closedResponses?: boolean;
+  /**
    * Who may show the docs pages in a frame: the sources of CSP's `frame-ancestors` (default
    * `["'none'"]`, which also sends `X-Frame-Options: DENY`; `["'self'"]` sends `SAMEORIGIN`).
    *
@@ -96,6 +107,8 @@ export class OpenAPIConfig {
   readonly problemResponses: boolean;
   /** The app's own error body documenting them (`problemResponses: { schema }`); problem+json when absent. */
   readonly problemBody?: Readonly<Required<ProblemResponsesOptions>>;
+  /** Response models documented with `additionalProperties: false`. */
+  readonly closedResponses: boolean;
   readonly docsFrameAncestors: readonly string[];
   readonly docsConnectSrc: readonly string[];
   readonly docsContentSecurityPolicy?: string | false;
@@ -119,6 +132,7 @@ export class OpenAPIConfig {
     this.externalDocs = options.externalDocs;
     this.problemResponses = options.problemResponses !== false;
     this.problemBody = problemBodyOf(options.problemResponses);
+    this.closedResponses = options.closedResponses === true;
   }
 
   /** Registers a scheme under the name routes use in their `security` requirements. */

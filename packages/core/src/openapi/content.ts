@@ -17,13 +17,18 @@ function mediaType(type: string, schema: Schema): MediaTypeObject {
 
 /**
  * The operation's request body, or `undefined` when it reads none: `consumes` lists its media
- * types; a `requestModel` alone means JSON.
+ * types; a `requestModel` alone means JSON. Form types get `formModel`, the model as a form sends it.
  */
-export function requestBodyOf(ranges: readonly string[] | undefined, model: Schema, hasModel: boolean): RequestBodyObject | undefined {
+export function requestBodyOf(ranges: readonly string[] | undefined, model: Schema, hasModel: boolean, formModel: Schema = model): RequestBodyObject | undefined {
   if (!ranges && !hasModel) return undefined;
   const content: Record<string, MediaTypeObject> = {};
-  for (const type of ranges ?? ['application/json']) content[type] = mediaType(type, model);
+  for (const type of ranges ?? ['application/json']) content[type] = mediaType(type, isFormType(type) ? formModel : model);
   return { required: true, content };
+}
+
+/** A form sends text fields only: its schema is the model without `null` (`SchemaRegistry.formRef`). */
+export function isFormType(type: string): boolean {
+  return type === 'multipart/form-data' || type === 'application/x-www-form-urlencoded';
 }
 
 /** True when the body is read as JSON: a request model, or only JSON media types accepted. */

@@ -18,7 +18,8 @@ import type { OpenAPIConfig } from './config';
 import { OpenAPIDocumentError } from './errors';
 import { copyJson } from './copy-json';
 import { describeRequestBody } from './request-body';
-import { applyProduces, readsJson, requestBodyOf } from './content';
+import { applyProduces, isFormType, readsJson, requestBodyOf } from './content';
+import { isJsonType } from '../http/media-type';
 import { isSecurityEnforced } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, describeDeclaredProblems, ProblemRefs } from './problems';
@@ -100,7 +101,9 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
   if (config.contact) info.contact = structuredClone(config.contact);
   if (config.license) info.license = structuredClone(config.license);
   const spec: OpenAPIObject = { openapi: OPENAPI_VERSION, info, paths: {} };
-  if (config.servers !== undefined && config.servers.length > 0) spec.servers = config.servers.map((server) => structuredClone(server));
+  // Without servers of its own the document names the one OpenAPI assumes anyway, `/` (the
+  // origin it was fetched from), so linters (Redocly's no-empty-servers) and clients need not guess.
+  spec.servers = config.servers !== undefined && config.servers.length > 0 ? config.servers.map((server) => structuredClone(server)) : [{ url: '/' }];
 
   const documented = routes.filter((route) => !route.excludeFromSchema);
   // A loop rather than flatMap over filter and map: two arrays fewer per route (a thousand at startup).
@@ -108,7 +111,7 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
   for (const route of documented) {
     for (const method of route.methods) if (DOCUMENTED_METHODS.has(method)) operations.push({ route, method });
   }
-  const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler);
+  const registry = new SchemaRegistry(options.modelCompiler ?? defaultModelCompiler, { closedResponses: config.closedResponses });
   const { problemBody } = config;
   const context: BuildContext = {
     registry,
@@ -155,6 +158,7 @@ function buildDocument(routes: readonly RouteInfo[], config: OpenAPIConfig, opti
 
   const schemas: Record<string, SchemaObject | ReferenceObject> = { ...context.registry.components() };
   for (const [name, schema] of context.problems.components(new Set(Object.keys(schemas)))) schemas[name] = schema;
+  dropUnusedFormBases(context.registry.formBases(), spec.paths, schemas);
   const securitySchemes: Record<string, SecuritySchemeObject> = {};
   for (const [name, scheme] of config.securitySchemes) securitySchemes[name] = scheme.toOpenAPI();
   const components: NonNullable<OpenAPIObject['components']> = {};
@@ -199,7 +203,9 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
   const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
-  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
+  // A form cannot send null: its media types get the model without it (`Name-Form`).
+  const formModel = model !== undefined && '$ref' in model && (uploads !== undefined || options.consumes?.some(isFormType)) ? context.registry.formRef(model as ReferenceObject) : model;
+  const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads, formModel) : requestBodyOf(options.consumes, model, hasModel, formModel);
   if (requestBody) out.requestBody = requestBody;
   out.responses = responses(route, where, context);
   if (options.deprecated === true) out.deprecated = true;
@@ -270,6 +276,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
       {
         body,
         jsonBody: readsJson(options.consumes, options.requestModel !== undefined),
+        parsedBody: options.requestModel !== undefined || (options.consumes ?? []).some((type) => isJsonType(type) || isFormType(type)),
         // `*/*` accepts every media type, so only a narrower list can be refused with a 415.
         consumes: options.consumes !== undefined && !options.consumes.includes('*/*'),
         rejectsInput: route.checksInput,
@@ -340,6 +347,18 @@ function widenPathParameters(operation: OperationObject, route: RouteInfo, names
     if (alternatives.some((s) => JSON.stringify(s) === JSON.stringify(added))) return;
     parameter.schema = { anyOf: [...alternatives, added] };
   });
+}
+
+/**
+ * A model read only from forms is documented by its form reading (`Name-Form`, without null): its
+ * own component, which nothing then names, is left out (linters flag unused components).
+ */
+function dropUnusedFormBases(bases: string[], paths: OpenAPIObject['paths'], schemas: Record<string, SchemaObject | ReferenceObject>): void {
+  for (const name of bases) {
+    const ref = JSON.stringify(`#/components/schemas/${name}`);
+    const others = Object.entries(schemas).filter(([other]) => other !== name);
+    if (!JSON.stringify([paths, others]).includes(ref)) delete schemas[name];
+  }
 }
 
 function invalid(message: string, cause?: unknown): OpenAPIDocumentError {

@@ -2,7 +2,7 @@
  * The problem+json answers Tern itself gives an operation, documented automatically. Each is
  * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
  * 414 where the path has parameters (each is at most `maxParamLength` characters),
- * 400/415 where a body is read, 422 where input is converted
+ * 400 where a body is read and 415 where its media types are narrowed, 422 where input is converted
  * or validated, 401/403 where `enforceSecurity` checks the declared `security`. 404 and 405 are
  * answers about paths and methods no operation owns, so no operation lists them.
  */
@@ -120,8 +120,10 @@ export function describeDeclaredProblems(responses: ResponsesObject, description
 export interface ProblemFacts {
   /** The operation documents a request body: Tern reads it, so it can be too large or malformed. */
   body: boolean;
-  /** The body is read as JSON (a request model, or only JSON media types accepted). */
+  /** The body is read as JSON only (a request model, or only JSON media types accepted). */
   jsonBody: boolean;
+  /** The body is parsed (a request model, or JSON, form or multipart media types accepted): it can be malformed. */
+  parsedBody: boolean;
   /** The route declares which media types it accepts, narrower than `*` slash `*` (any other is a 415). */
   consumes: boolean;
   /** Path converters, controller parameters, query models or a request model can refuse input. */
@@ -140,7 +142,9 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
   const add = (status: number, make: () => ResponseObject) => {
     if (responses[status] === undefined) responses[status] = make();
   };
-  if (facts.body && facts.jsonBody) add(400, () => refs.response('The body is not valid JSON, or the request is malformed.'));
+  // JSON that does not parse, a multipart body cut short, a Content-Type that cannot be parsed:
+  // whatever parses the body (a request model, uploads, the handler) answers 400.
+  if (facts.body && facts.parsedBody) add(400, () => refs.response(facts.jsonBody ? 'The body is not valid JSON, or the request is malformed.' : 'The body is malformed (a broken multipart body, an unparsable Content-Type), or the request is.'));
   const security = facts.enforcedSecurity;
   // `[]` or an entry naming no scheme (`[{}]`) lets requests through without credentials.
   if (security && security.length > 0 && security.every((entry) => Object.keys(entry).length > 0)) {

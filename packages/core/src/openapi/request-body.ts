@@ -1,21 +1,23 @@
 /**
  * An operation's `requestBody`: the model's schema under each media type the route consumes
  * (`multipart/form-data` by default), and for `multipart/form-data` the model's text fields plus
- * the file fields a controller's upload decorators declare, as `format: binary` strings.
+ * the file fields a controller's upload decorators declare, as `format: binary` strings. Form
+ * types get `formModel`, the model without `null` (a form field cannot carry it).
  */
 import type { ReferenceObject, RequestBodyObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { UploadField } from '../routing/route-info';
+import { isFormType } from './content';
 
 type Schema = SchemaObject | ReferenceObject;
 
 const BINARY: SchemaObject = { type: 'string', format: 'binary' };
 
-export function describeRequestBody(model: Schema | undefined, consumes: readonly string[] | undefined, uploads: readonly UploadField[]): RequestBodyObject {
+export function describeRequestBody(model: Schema | undefined, consumes: readonly string[] | undefined, uploads: readonly UploadField[], formModel = model): RequestBodyObject {
   const content: RequestBodyObject['content'] = {};
   // `consumes` as the options table lowercased it (the scanner adds multipart to a route with uploads).
   for (const type of consumes ?? ['multipart/form-data']) {
-    if (type === 'multipart/form-data') content[type] = multipart(model, uploads);
-    else if (model !== undefined) content[type] = { schema: model };
+    if (type === 'multipart/form-data') content[type] = multipart(formModel, uploads);
+    else if (model !== undefined) content[type] = { schema: isFormType(type) ? formModel : model };
   }
   // A route with upload parameters reads a multipart body: without one it answers 415, so the body
   // is required even when every file field is optional.

@@ -119,9 +119,12 @@ export class ExceptionHandlers {
     }
   }
 
+  /** Set by `checkContract` while it shrinks a failure it has already reported (errors/mute-reports.ts). */
+  muted = false;
+
   /** Reports an unexpected error; a throwing logger must not take the request down with it. */
   report(err: unknown, req: FailedRequest): void {
-    if (!this.logger) return;
+    if (!this.logger || this.muted) return;
     try {
       if (this.structured) this.reportStructured(err, req, this.structured);
       else this.logger.error(`[tern] ${req.method} ${req instanceof TernRequest ? req.raw.url : req.url} failed:`, err);

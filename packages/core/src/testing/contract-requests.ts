@@ -17,6 +17,8 @@ export interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: Schema } | { $ref: string }>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema; encoding?: Record<string, { contentType?: string }> }> };
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+  /** Statuses a valid request may get from the handler (business rules); see `mayRefuse` of `checkContract`. */
+  'x-may-refuse'?: number[];
   security?: Array<Record<string, string[]>>;
 }
 
@@ -78,7 +80,7 @@ export class RequestMaker {
     for (const place of ['path', 'query', 'header', 'cookie'] as const) {
       const own = parameters.filter((p) => p.in === place);
       const record: Record<string, FastCheck.Arbitrary<unknown>> = {};
-      for (const p of own) record[p.name] = this.values.valid(p.schema, 0, place !== 'query');
+      for (const p of own) record[p.name] = this.values.valid(p.schema, 0, place !== 'query', place === 'path');
       model[place] = fc.record(record, { requiredKeys: own.filter((p) => p.required || place === 'path').map((p) => p.name) });
     }
     if (mediaType) {
@@ -109,10 +111,20 @@ export class RequestMaker {
     for (const p of parameters) {
       if (p.required && p.in !== 'path') out.push({ place: p.in, label: `${p.in} parameter ${p.name}: missing though required`, at: [p.name], value: 'remove' });
       // A parameter travels as text: a number where a string is declared is a string again.
-      const type = flatten(p.schema, this.document)?.type;
+      const schema = flatten(p.schema, this.document);
       for (const m of this.values.mutations(p.schema, [p.name])) {
-        if (type === 'string' && /instead of string/.test(m.label)) continue;
+        if (schema?.type === 'string' && /instead of string/.test(m.label)) continue;
+        // One value of a list parameter is a one-element list (OpenAPI's form/explode style):
+        // only an item of the wrong type breaks it, which the items' own mutations below do.
+        if (schema?.type === 'array' && /instead of array/.test(m.label)) continue;
         out.push({ ...m, place: p.in, label: `${p.in} parameter ${m.label}` });
+      }
+      if (schema?.type === 'array') {
+        const items = flatten(schema.items, this.document);
+        for (const m of this.values.mutations(schema.items, [p.name])) {
+          if (items?.type === 'string' && /instead of string/.test(m.label)) continue;
+          out.push({ ...m, place: p.in, label: `${p.in} parameter ${p.name}, one item: ${m.label.slice(p.name.length + 2)}` });
+        }
       }
     }
     if (mediaType) {
@@ -141,7 +153,8 @@ export class RequestMaker {
       const contentType = firstMediaType(encoding[name]?.contentType ?? p?.contentMediaType ?? items?.contentMediaType);
       if (file(p)) model[name] = filePart(fc, name, contentType);
       else if (file(items)) model[name] = fc.array(filePart(fc, name, contentType), { minLength: p?.minItems ?? 1, maxLength: 2 });
-      else model[name] = this.values.valid(property, 1, true);
+      // A form field cannot carry null (the text 'null' is a string): a null field is left out.
+      else model[name] = this.values.valid(withoutNull(property, this.document), 1, true);
     }
     return fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
   }
@@ -211,6 +224,23 @@ function breakOne(parts: Parts, m: Mutation & { place: Place }, value: unknown):
     delete target[last];
   } else target[last] = value;
   return copy;
+}
+
+/** The schema without its `null` alternative (`["integer","null"]` → `integer`). */
+function withoutNull(schema: Schema | undefined, document: ContractDocument): Schema | undefined {
+  const s = flatten(schema, document);
+  if (!s) return s;
+  const out: Schema = { ...s };
+  if (Array.isArray(s.type)) {
+    const types = s.type.filter((t) => t !== 'null');
+    out.type = types.length === 1 ? types[0] : types;
+  }
+  if (s.enum) out.enum = s.enum.filter((v) => v !== null);
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const rest = s[key]?.filter((c) => flatten(c, document)?.type !== 'null');
+    if (rest) out[key] = rest;
+  }
+  return out;
 }
 
 function firstMediaType(list: string | undefined): string {

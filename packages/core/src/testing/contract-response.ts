@@ -24,6 +24,11 @@ export interface AnswerRules {
    * route without a response model documents no schema it could be held to).
    */
   bodyNeedsContent?: boolean;
+  /**
+   * Judge object schemas with declared `properties` and no `additionalProperties` as closed: a
+   * property they do not declare is reported as undeclared (a leak past the response filter).
+   */
+  closedObjects?: boolean;
 }
 
 /** What is wrong with `answer` as an answer of `operation`, or `undefined`. */
@@ -55,7 +60,9 @@ export function answerProblem(operation: Pick<Operation, 'responses'>, answer: C
     return `answered ${status} with a body that is not JSON, as ${type}`;
   }
   const mismatch = schemas.check(schema, body);
-  return mismatch ? `answered ${status} with a body its schema refuses: ${mismatch}` : undefined;
+  if (mismatch) return `answered ${status} with a body its schema refuses: ${mismatch}`;
+  const undeclared = rules.closedObjects ? schemas.check(schema, body, { closed: true }) : undefined;
+  return undeclared ? `answered ${status} with a property its schema does not declare, which a filtered route never sends (is responseFiltering off?): ${undeclared}` : undefined;
 }
 
 function mediaMatches(documented: string, actual: string): boolean {

@@ -10,10 +10,12 @@ import type { ModelCompiler } from '../validation/model-compiler';
 import type { RouteInfo } from '../routing/route-info';
 import { buildOpenAPIDocument } from '../openapi/document';
 import { TernError } from '../errors';
+import { MUTE_ERROR_REPORTS } from '../errors/mute-reports';
 import type { InjectOptions, InjectResponse } from './inject';
 import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
 import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
-import { answerProblem } from './contract-response';
+import { judge, type JudgeRules } from './contract-judge';
+import { fillUnique } from './contract-values';
 import { loadOptional } from './optional';
 
 /** What the check needs of a `TernApp`. */
@@ -25,6 +27,8 @@ export interface ContractApp {
   readonly modelCompiler?: ModelCompiler;
   /** The app's settings; `maxParamLength` bounds the documented path parameters. */
   readonly config?: { readonly maxParamLength: number };
+  /** A `TernApp`'s: mutes its error reports while a failure it reported once is shrunk. */
+  [MUTE_ERROR_REPORTS]?(muted: boolean): void;
 }
 
 /** Options of {@link checkContract}. */
@@ -53,6 +57,32 @@ export interface ContractOptions {
   replay?: string;
   /** The document to check against; by default the one the app serves (or would). */
   document?: object;
+  /**
+   * Statuses among 400, 413, 415 and 422 a valid request may get from an operation, by operation
+   * (`{ 'POST /users': [422] }`): business rules such as "email has already been taken". The
+   * document can say it too, with `x-may-refuse: [422]` on the operation (a route option of that
+   * name is copied there). Tern's own refusals (a problem whose `code` starts with `TERN_`) still
+   * fail: the allowance is for the handler's answers only.
+   */
+  mayRefuse?: Record<string, number[]>;
+  /**
+   * Check every operation and reject once at the end with a `ContractViolationsError` listing
+   * each failing one (default: reject at the first).
+   */
+  allFailures?: boolean;
+  /**
+   * A 2xx answered with JSON by an operation documented without a response schema (a route with
+   * no response model, whose body no client can type and nothing checks): `'warn'` (the default)
+   * prints a warning once per operation and lists it in the report's `warnings`, `'fail'` makes it
+   * a violation, `'ignore'` says nothing.
+   */
+  untypedJson?: 'warn' | 'fail' | 'ignore';
+  /**
+   * Allow properties a 2xx body's schema does not declare. By default such a property is a
+   * violation: Tern's response filter drops every undeclared property, so one reaches a client only
+   * from a route with `responseFiltering: false` (or cleared serializers): a leak.
+   */
+  allowUndeclaredProperties?: boolean;
 }
 
 /** What one operation's check did. */
@@ -61,6 +91,8 @@ export interface OperationReport {
   /** Requests sent (shrinking not counted); 0 when skipped. */
   runs: number;
   skipped?: string;
+  /** What the check noticed without failing (an untyped JSON answer). */
+  warnings?: string[];
 }
 
 /** A request the app answered against its document: `request` replays it, `replay` says how. */
@@ -74,6 +106,19 @@ export class ContractViolationError extends TernError {
     readonly replay: string,
   ) {
     super('TERN_CONTRACT_VIOLATION', message);
+  }
+}
+
+/**
+ * Every failing operation of one run of `checkContract(app, { allFailures: true })`: `violations`
+ * has one `ContractViolationError` per operation, each with its own replay line.
+ */
+export class ContractViolationsError extends TernError {
+  constructor(
+    readonly violations: ContractViolationError[],
+    readonly reports: OperationReport[],
+  ) {
+    super('TERN_CONTRACT_VIOLATION', `${violations.length} operation${violations.length === 1 ? '' : 's'} broke the contract:\n\n${violations.map((v) => v.message).join('\n\n')}`);
   }
 }
 
@@ -104,6 +149,10 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
   const requests = new RequestMaker(fc, document, (scheme, definition) => credentialsFor(definition, options.auth?.[scheme]));
   const operations = operationsOf(document);
   const reports: OperationReport[] = [];
+  const violations: ContractViolationError[] = [];
+  const mute = (muted: boolean) => app[MUTE_ERROR_REPORTS]?.(muted);
+  // Suffixes of values that must be unique in the run (emails), counted across every request.
+  let made = 0;
   for (const [index, operation] of operations.entries()) {
     const name = `${operation.method.toUpperCase()} ${operation.path}`;
     const skipped = skipReason(operation, name, options, requests);
@@ -111,28 +160,46 @@ export async function checkContract(app: ContractApp, options: ContractOptions =
       reports.push({ operation: name, runs: 0, skipped });
       continue;
     }
+    const rules: JudgeRules = { document, schemas, options, mayRefuse: new Set([...(options.mayRefuse?.[name] ?? []), ...(operation['x-may-refuse'] ?? [])]) };
+    const warnings = new Set<string>();
     let sent = 0;
     let failure: { request: ContractRequest; response: InjectResponse; problem: string } | undefined;
-    const property = fc.asyncProperty(requests.requests(operation), async (request) => {
+    const property = fc.asyncProperty(requests.requests(operation), async (generated) => {
+      const request = fillUnique(generated, () => (made++).toString(36));
       const response = await app.inject(withHeaders(injectOptionsOf(request), options.headers));
       sent++;
-      const problem = judge(operation, request, response, schemas, document, options.auth);
+      const problem = judge(operation, request, response, rules, (warning) => warnings.add(warning));
       if (problem) {
+        // The first failure's error was reported by the app; shrinking repeats it at every step.
+        if (!failure) mute(true);
         failure = { request, response, problem };
         throw new Error(problem);
       }
     });
     const budget = Math.max(200, (deadline - Date.now()) / (operations.length - index));
-    const details = await fc.check(property, { seed, numRuns: runs, path: options.replay, interruptAfterTimeLimit: budget, endOnFailure: false });
+    let details: FastCheck.RunDetails<[ContractRequest]>;
+    try {
+      details = await fc.check(property, { seed, numRuns: runs, path: options.replay, interruptAfterTimeLimit: budget, endOnFailure: false });
+    } finally {
+      mute(false);
+    }
+    const report: OperationReport = { operation: name, runs: sent };
+    if (warnings.size > 0) {
+      report.warnings = [...warnings];
+      for (const warning of warnings) console.warn(`[tern] checkContract: ${name} ${warning}`);
+    }
+    reports.push(report);
     if (details.failed && details.counterexample) {
       // The last failure fast-check saw is the shrunk counterexample.
-      const { request, response, problem } = failure ?? { request: details.counterexample[0], response: undefined, problem: String(details.errorInstance) };
+      const { request, response, problem } = failure ?? { request: fillUnique(details.counterexample[0], () => '0'), response: undefined, problem: String(details.errorInstance) };
       const replay = `checkContract(app, { seed: ${details.seed}, only: [${JSON.stringify(name)}], replay: ${JSON.stringify(details.counterexamplePath)} })`;
       const answer = response ? { status: response.statusCode, contentType: header(response, 'content-type'), body: response.body.slice(0, 2000) } : { status: 0, body: '' };
-      throw new ContractViolationError(describe(name, problem, request, answer, replay), name, request, answer, details.seed, replay);
+      const violation = new ContractViolationError(describe(name, problem, request, answer, replay), name, request, answer, details.seed, replay);
+      if (!options.allFailures) throw violation;
+      violations.push(violation);
     }
-    reports.push({ operation: name, runs: sent });
   }
+  if (violations.length > 0) throw new ContractViolationsError(violations, reports);
   return reports;
 }
 
@@ -172,31 +239,6 @@ function skipReason(operation: Operation, name: string, options: ContractOptions
   if (answers.some(([, response]) => response.content?.[SKIPPED_MEDIA] !== undefined)) return 'an event stream';
   if (requests.mediaTypeOf(operation) === null) return `a body of ${Object.keys(operation.requestBody?.content ?? {}).join(', ')}, which the check cannot write`;
   return undefined;
-}
-
-/** Statuses Tern answers when it refuses the request itself: never right for a valid one. */
-const REFUSALS = new Set([400, 413, 415, 422]);
-
-/** What is wrong with the answer, or `undefined`. */
-function judge(operation: Operation, request: ContractRequest, response: InjectResponse, schemas: SchemaChecker, document: ContractDocument, auth: Record<string, string> | undefined): string | undefined {
-  const status = response.statusCode;
-  if (status >= 500) return `answered ${status}`;
-  const documented = operation.responses ?? {};
-  if (![String(status), `${String(status)[0]}XX`, 'default'].some((k) => documented[k] !== undefined)) return answerProblem(operation, { method: request.method, status }, schemas);
-  if (request.kind === 'invalid' && status < 300) return `accepted a request whose ${request.broken} (answered ${status})`;
-  if (request.kind === 'valid' && status >= 400 && status < 500) {
-    if (REFUSALS.has(status)) return `refused a valid request with ${status}`;
-    if (status === 401 && carriesCredentials(operation, document, auth)) return `refused a valid request with 401, though it carried the credentials its security asks for`;
-  }
-  // A response documented without `content` says nothing of its body (routes without a response
-  // model): only a 204 promises there is none.
-  return answerProblem(operation, { method: request.method, status, contentType: header(response, 'content-type'), body: response.rawPayload }, schemas);
-}
-
-/** The operation requires credentials, and `auth` gives every scheme of one of its requirements. */
-function carriesCredentials(operation: Operation, document: ContractDocument, auth: Record<string, string> | undefined): boolean {
-  const security = operation.security ?? document.security ?? [];
-  return security.some((entry) => Object.keys(entry).length > 0 && Object.keys(entry).every((scheme) => auth?.[scheme] !== undefined));
 }
 
 function credentialsFor(definition: SecuritySchemeObject, credential: string | undefined) {

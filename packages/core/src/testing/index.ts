@@ -1,4 +1,4 @@
-export { checkContract, ContractViolationError, type ContractApp, type ContractOptions, type OperationReport } from './contract';
+export { checkContract, ContractViolationError, ContractViolationsError, type ContractApp, type ContractOptions, type OperationReport } from './contract';
 export { checkResponse, type ContractAnswer } from './contract-response';
 export type { ContractRequest } from './contract-requests';
 export type { InjectOptions, InjectResponse } from './inject';

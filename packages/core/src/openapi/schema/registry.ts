@@ -4,6 +4,7 @@ import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from '.
 import { constructorSchema, describeValue, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
 import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
+import { withoutNull } from '../without-null';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -29,10 +30,19 @@ export class SchemaRegistry {
   private readonly shapeNames = new Map<object, Partial<Record<ModelView, string>>>();
   /** The closed request reading (`Name-Strict`) of each model a `forbidUnknownProperties` route reads. */
   private readonly strictNames = new Map<Function, string>();
+  /** The form reading (`Name-Form`) of each request component with a nullable property, by component name. */
+  private readonly formNames = new Map<string, string>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
 
-  constructor(private readonly compiler: ModelCompiler) {}
+  /**
+   * @param options.closedResponses response readings get `additionalProperties: false` (and so
+   * never share a component with the open request reading).
+   */
+  constructor(
+    private readonly compiler: ModelCompiler,
+    private readonly options: { closedResponses?: boolean } = {},
+  ) {}
 
   /**
    * Registers the class (and, recursively, every class it nests) and returns its `$ref`. A model
@@ -51,7 +61,7 @@ export class SchemaRegistry {
     const named = this.names.get(model) ?? {};
     let name = named[view];
     if (name === undefined) {
-      const shared = this.readsAlike(model, new Set());
+      const shared = !this.options.closedResponses && this.readsAlike(model, new Set());
       name = this.freeName(model.name, shared || view === 'response' ? '' : '-Input');
       // Claim the name before converting so a self-referencing or cyclic model meets its own $ref.
       const claimed: Partial<Record<ModelView, string>> = shared ? { request: name, response: name } : { ...named, [view]: name };
@@ -59,7 +69,7 @@ export class SchemaRegistry {
       this.schemas.set(name, {});
       try {
         const refFor: RefFor = (nested) => this.ref(nested, view);
-        this.schemas.set(name, modelSchema(this.describe(model), refFor, view));
+        this.schemas.set(name, this.closed(modelSchema(this.describe(model), refFor, view), view));
       } catch (error) {
         this.names.set(model, named);
         this.schemas.delete(name);
@@ -90,6 +100,39 @@ export class SchemaRegistry {
       this.schemas.set(name, modelSchema(this.describe(model), (nested) => this.ref(nested, 'request'), 'request', strict));
     }
     return { $ref: `#/components/schemas/${name}` };
+  }
+
+  /**
+   * The reading of a request component that a form sends (multipart or urlencoded): a field
+   * cannot carry `null` (the text `null` is a string), so where a property admits null the form
+   * gets its own component, `Name-Form`, without it. Any other component is its own form reading.
+   *
+   * @example
+   * registry.formRef({ $ref: '#/components/schemas/PhotoMeta' }); // { $ref: '#/components/schemas/PhotoMeta-Form' }
+   */
+  formRef(ref: ReferenceObject): ReferenceObject {
+    const name = decodeURIComponent(ref.$ref.replace(/^#\/components\/schemas\//, ''));
+    const schema = this.schemas.get(name);
+    if (!schema?.properties) return ref;
+    const properties = Object.fromEntries(Object.entries(schema.properties).map(([key, property]) => [key, withoutNull(property)]));
+    if (JSON.stringify(properties) === JSON.stringify(schema.properties)) return ref;
+    let formName = this.formNames.get(name);
+    if (formName === undefined) {
+      formName = this.freeName(name, '-Form');
+      this.formNames.set(name, formName);
+      this.schemas.set(formName, { ...schema, properties });
+    }
+    return { $ref: `#/components/schemas/${formName}` };
+  }
+
+  /** The components that have a form reading (`formRef`): unused ones are dropped from the document. */
+  formBases(): string[] {
+    return [...this.formNames.keys()];
+  }
+
+  /** `schema`, closed when it is a response reading and `closedResponses` is set. */
+  private closed(schema: SchemaObject, view: ModelView): SchemaObject {
+    return view === 'response' && this.options.closedResponses ? { ...schema, additionalProperties: false } : schema;
   }
 
   private describe(model: Function): ModelDescription {
@@ -186,7 +229,7 @@ export class SchemaRegistry {
         properties[field] = this.fieldSchema(type, `${where}.${field}`, view);
       }
       const required = Object.keys(properties);
-      return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+      return this.closed(required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }, view);
     }
     throw new TernTypeError(
       'TERN_INVALID_ARGUMENT',

@@ -19,9 +19,22 @@ const ISO_DATE_TIME = '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01
  * every one of which the validator accepts. `format: date-time` alone would also admit a
  * lower-case `t` and the leap second `23:59:60`, which the validator refuses.
  */
-export function isoDateTime(): SchemaObject {
-  return { type: 'string', format: 'date-time', pattern: ISO_DATE_TIME };
+export function isoDateTime(args: readonly unknown[] = []): SchemaObject {
+  const strict = (args[0] as { strict?: unknown } | undefined)?.strict === true;
+  return { type: 'string', format: 'date-time', pattern: strict ? STRICT_ISO_DATE_TIME : ISO_DATE_TIME };
 }
+
+/** A year validator.js's strict check takes: 0100 to 9999 (it reads years below 100 as 19xx). */
+const YEAR = '(?:0[1-9]\\d{2}|[1-9]\\d{3})';
+/** Leap years among those: divisible by 4 and not by 100, or by 400. */
+const LEAP_YEAR = '(?:(?:0[1-9]|[1-9]\\d)(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+const CALENDAR_DATE = `(?:${YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|${LEAP_YEAR}-02-29)`;
+
+/**
+ * `@IsISO8601({ strict: true })` also refuses dates no calendar has (`2026-02-29`, `2026-04-31`)
+ * and years before 0100: its pattern says so, so the document never admits what it refuses.
+ */
+const STRICT_ISO_DATE_TIME = `^${CALENDAR_DATE}${ISO_DATE_TIME.slice(ISO_DATE_TIME.indexOf('T'))}`;
 
 /** A string, with a `format` when one is known. */
 export function stringSchema(format?: string): SchemaObject {
