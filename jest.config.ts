@@ -9,6 +9,7 @@ export const moduleNameMapper = {
   '^@tern/core$': '<rootDir>/packages/core/src/index.ts',
   '^@tern/core/(.*)$': '<rootDir>/packages/core/src/$1/index.ts',
   '^@tern/file-router$': '<rootDir>/packages/file-router/src/index.ts',
+  '^@tern/file-router/(.*)$': '<rootDir>/packages/file-router/src/$1/index.ts',
 };
 
 const config: Config = {

@@ -351,7 +351,7 @@ async function checkPageApp(project) {
 function entryPoints(project) {
   const core = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', '@tern', 'core', 'package.json'), 'utf8'));
   const subpaths = Object.keys(core.exports).filter((key) => key !== './package.json');
-  return [...subpaths.map((key) => (key === '.' ? '@tern/core' : `@tern/core/${key.slice(2)}`)), '@tern/file-router'];
+  return [...subpaths.map((key) => (key === '.' ? '@tern/core' : `@tern/core/${key.slice(2)}`)), '@tern/file-router', '@tern/file-router/dev'];
 }
 
 async function checkModuleFormats(project) {

@@ -58,6 +58,11 @@ describe('file-router site', () => {
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.body).toContain('.field-error');
+    // Pages link it by its fingerprinted URL, which browsers keep for a year.
+    const href = /<link rel="stylesheet" href="([^"]+)">/.exec((await app.inject('/')).body)?.[1] as string;
+    expect(href).toMatch(/^\/static\/[0-9a-f]{12}\/site\.css$/);
+    const hashed = await app.inject(href);
+    expect([hashed.statusCode, hashed.headers['cache-control'], hashed.body]).toEqual([200, 'public, max-age=31536000, immutable', css.body]);
   });
 
   it('shows the 404 page to browsers for unknown pages, posts and slugs that cannot be one', async () => {

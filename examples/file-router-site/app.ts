@@ -60,7 +60,8 @@ export function buildApp(options: SiteOptions = {}): TernApp {
   // Forms need a token from this site's own pages. The JSON API takes no cookies (a real one
   // would use bearer tokens), so a forged cross-site request could not act as anybody there.
   app.addMiddleware(csrf({ ignore: (req) => req.path === '/api' || req.path.startsWith('/api/') }));
-  app.mountRouter(serveStatic(join(SOURCE_DIR, 'public'), { prefix: '/static', maxAge: '1h' }));
+  // Pages link the stylesheet by its fingerprinted URL ({{ asset('site.css') }}), cached for a year.
+  app.mountRouter(serveStatic(join(SOURCE_DIR, 'public'), { prefix: '/static', maxAge: '1h', fingerprint: true }));
   // Route files are compiled next to this file (routes/**/route.js in examples/dist).
   new FileRouter(app, { root: join(__dirname, 'routes') });
   return app;

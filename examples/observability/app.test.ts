@@ -137,7 +137,7 @@ describe('observability example: logs and metrics', () => {
     lines.length = 0;
   });
 
-  it('logs one JSON line per request with the id the client sent, and the failure with the same id', async () => {
+  it('logs one JSON line per request with the id the proxy sent, and the failure with the same id', async () => {
     const response = await get(base, '/reports/2023', { 'x-request-id': 'trace-me-1' });
     expect(response.headers['x-request-id']).toBe('trace-me-1');
     expect(JSON.parse(response.body)).toMatchObject({ status: 500, requestId: 'trace-me-1' });

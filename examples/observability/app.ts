@@ -25,6 +25,9 @@ export function buildApp(logger: TernLogger | true): TernApp {
   const app = new TernApp({
     logger,
     log: { redact: ['user.email'] },
+    // The proxy in front sets it (nginx: proxy_set_header X-Request-Id $request_id), so its access
+    // log and ours share ids. Without this line Tern generates every id and adopts none.
+    requestIdHeader: 'X-Request-Id',
     openapi: exampleOpenAPI({ title: 'Observability example', description: 'Request logs, ids, traces and metrics.', tags: [{ name: 'users', description: 'A small user store.' }, { name: 'reports', description: 'A report that always fails.' }] }),
   });
   app.addMiddleware(timing);

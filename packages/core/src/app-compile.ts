@@ -28,6 +28,7 @@ import { ExceptionHandlers } from './pipeline/exceptions';
 import { checkErrorPages, type ErrorPages } from './pipeline/error-pages';
 import { mayBeTemplate } from './http/templates';
 import { checkTrailingSlash } from './pipeline/trailing-slash';
+import { pageHeaders } from './http/page-headers';
 import type { ResponseHook } from './pipeline/observe';
 import { compileDeclarations, type CompiledRoute } from './routing/compile';
 import type { Declaration } from './routing/router';
@@ -84,6 +85,7 @@ export function appParts(options: TernAppOptions): AppParts {
   return {
     sockets: new SocketHub(socketLimits(options.websocket), () => store, (err) => exceptions.reportFailure('a realtime room', err)),
     trailingSlash: checkTrailingSlash(options.trailingSlash),
+    pageHeaders: pageHeaders(options.pageHeaders),
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -158,13 +160,23 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
 /**
  * Refuses an error page or form template the renderer says does not exist: a misspelt name then
  * fails startup instead of the first page request that needs it. A renderer without `has`
- * (`setTemplateRenderer`), or none yet, is not asked.
+ * (`setTemplateRenderer`), or none yet, is not asked. A `formTemplate` on a route without a
+ * request model is refused too: nothing would ever show it.
  */
 function checkTemplateNames(routes: readonly CompiledRoute[], pages: ErrorPages | undefined): void {
   const named: Array<[template: string, where: string]> = Object.entries(pages ?? {}).map(([status, template]) => [template, `errorPages[${status}]`]);
   for (const route of routes) {
     const template = route.spec.formTemplate;
-    if (template !== undefined) named.push([template, `The formTemplate of ${route.info.methods.join(', ')} ${route.rawPath}`]);
+    if (template === undefined && route.spec.formContext !== undefined) {
+      throw new TernError('TERN_INVALID_ROUTE_OPTION', `The formContext of ${route.info.methods.join(', ')} ${route.rawPath}: it gives formTemplate its page data, and this route has no formTemplate.`);
+    }
+    if (template === undefined) continue;
+    const where = `The formTemplate of ${route.info.methods.join(', ')} ${route.rawPath}`;
+    // Without a model nothing rejects the form, so the template would never be shown.
+    if (route.validator === undefined && route.mount === undefined) {
+      throw new TernError('TERN_INVALID_ROUTE_OPTION', `${where}: formTemplate shows the form again when its requestModel rejects it, and this route has no requestModel; give it one, or drop formTemplate.`);
+    }
+    named.push([template, where]);
   }
   for (const [template, where] of named) {
     if (!mayBeTemplate(template)) throw new TernError('TERN_TEMPLATE_NOT_FOUND', `${where}: there is no template '${template}'.`);

@@ -8,6 +8,7 @@ import type { LogOptions, TernLogger } from './logging/logger';
 import type { ErrorLogger } from './pipeline/exceptions';
 import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
+import type { PageHeadersOptions } from './http/page-headers';
 import type { ModelCompiler } from './validation/model-compiler';
 import type { WebSocketOptions } from './realtime/limits';
 import type { TernStore } from './store/store';
@@ -51,9 +52,15 @@ export interface TernAppOptions extends AppRouteOptions {
   /** What Tern writes to a structured `logger`: the per-request line's level (or `false`), the level, redacted paths. */
   log?: LogOptions;
   /**
-   * The header a request id is read from (when sane: 1–128 letters, digits or `-_.:/+=@`) and
-   * echoed on; default `X-Request-Id`. Setting it (or giving a structured `logger`) makes every
-   * request carry an id; `false` never reads one from the client and echoes none.
+   * The header an incoming request id is adopted from (when sane: 1–128 letters, digits or
+   * `-_.:/+=@`) and echoed on. Unset, ids are always generated (a client never chooses one) and
+   * echoed on `X-Request-Id`; name the header your proxy sets to share its ids. Setting it (or
+   * giving a structured `logger`) makes every request carry an id; `false` generates ids and
+   * echoes none.
+   *
+   * @example
+   * // nginx in front: proxy_set_header X-Request-Id $request_id;
+   * new TernApp({ logger: pino(), requestIdHeader: 'X-Request-Id' });
    */
   requestIdHeader?: string | false;
   /** Timeouts for the server `listen()` starts, and `closeTimeout` for `close()`. */
@@ -119,6 +126,16 @@ export interface TernAppOptions extends AppRouteOptions {
    * process sharing the store). Without one, rooms reach this app's sockets only.
    */
   store?: TernStore;
+  /**
+   * The security headers of every HTML response (`res.render()`, `res.html()`: pages, error pages,
+   * re-rendered forms): `X-Content-Type-Options: nosniff` and anti-framing (CSP
+   * `frame-ancestors 'none'` with `X-Frame-Options: DENY`) by default. A header the app set
+   * itself is kept. `false` sends none. See docs/security.md.
+   *
+   * @example
+   * new TernApp({ pageHeaders: { frameAncestors: ["'self'"] } });   // CSP frame-ancestors 'self', X-Frame-Options: SAMEORIGIN
+   */
+  pageHeaders?: PageHeadersOptions | false;
 }
 
 /** Options of `registerControllers`. */
@@ -159,6 +176,7 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   trailingSlash: checkedWhereUsed,
   websocket: object,
   store: object,
+  pageHeaders: checkedWhereUsed,
   security: routeOption,
   responses: routeOption,
 };

@@ -65,6 +65,25 @@ describe('flash messages', () => {
     expect(thanks.json().flashes.map((f: { message: string }) => f.message)).toEqual(['Thanks, Ada!', 'We reply within a day.', 'Second']);
   });
 
+  it('cannot be replayed once its signed expiry (10 minutes) has passed, whatever the browser keeps', async () => {
+    const site = app();
+    const posted = await site.inject({ method: 'POST', url: '/contact' });
+    const cookie = cookieHeader(posted.headers['set-cookie']);
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(now + 9 * 60_000);
+      expect((await site.inject({ url: '/thanks', headers: { cookie } })).json().flashes).toHaveLength(2);
+      // The same cookie sent again later (copied from a request): nothing to show.
+      clock.mockReturnValue(now + 11 * 60_000);
+      const replayed = await site.inject({ url: '/thanks', headers: { cookie } });
+      expect(replayed.json().flashes).toEqual([]);
+      expect(replayed.cookies.find((c) => c.name === 'tern_flash')).toMatchObject({ value: '', maxAge: 0 });
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('refuses a secret that is too short', () => {
     expect(() => new MakeConfig({ secret: 'short' })).toThrow(/secret/);
   });

@@ -52,6 +52,8 @@ describe("proxyHeaders: 'forwarded' (RFC 7239)", () => {
     ['ignores an invalid proto or host', 'for=198.51.100.7;proto="ht tp";host="a/b"', socket('198.51.100.7')],
     ['takes no proto but http and https', 'for=198.51.100.7;proto=javascript', socket('198.51.100.7')],
     ['ignores a host with @', 'for=198.51.100.7;host="user@evil.example"', socket('198.51.100.7')],
+    ['ignores a host with an invalid port (issue 42 item 8)', 'for=198.51.100.7;host="evil.example:99999"', socket('198.51.100.7')],
+    ['ignores a host with percent-encoded junk', 'for=198.51.100.7;host="x%0d%0aSet-Cookie:a"', socket('198.51.100.7')],
   ])('%s', async (_name, forwarded, expected) => {
     expect(await who(app, '10.0.0.2', { forwarded })).toEqual(expected);
   });

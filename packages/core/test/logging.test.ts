@@ -119,7 +119,7 @@ describe('failures', () => {
 
   it('of a stream body breaking after the chain ended carry the request id too', async () => {
     const { logger, lines } = memoryLogger();
-    const app = new TernApp({ logger });
+    const app = new TernApp({ logger, requestIdHeader: 'X-Request-Id' });
     app.get('/export', async (req, res) => {
       const source = new Readable({ read() {} });
       source.push('first rows\n');

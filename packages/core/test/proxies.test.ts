@@ -78,10 +78,82 @@ describe('trustProxy with addresses and ranges', () => {
     expect(await who(app, '10.0.0.2', { 'x-forwarded-proto': 'ht tp', 'x-forwarded-host': 'a/b' })).toMatchObject({ protocol: 'http', host: 'app.internal:3000' });
   });
 
+  it('takes only a valid host[:port] from X-Forwarded-Host (issue 42 item 8)', async () => {
+    const refused = [
+      'x%0d%0aSet-Cookie:a',
+      'evil.example:99999',
+      'evil.example:0',
+      'evil.example:80a',
+      'evil.example:+80',
+      'evil.example:',
+      'api.example.com:443:1',
+      '%65vil.example',
+      'a b',
+      'user@evil.example',
+      'evil.example/path',
+      '-evil.example',
+      'evil..example',
+      '[::1',
+      '[not-v6]:80',
+      '[::1]x',
+      '::1',
+      `${'a'.repeat(64)}.example`,
+      'évil.example',
+    ];
+    for (const host of refused) {
+      expect([host, (await who(app, '10.0.0.2', { 'x-forwarded-host': host })).host]).toEqual([host, 'app.internal:3000']);
+    }
+    const kept = ['api.example.com', 'api.example.com:8443', 'api.example.com:65535', 'localhost:1', '192.0.2.7:8080', '[2001:db8::17]', '[2001:db8::17]:4711', 'my_host.internal', 'example.com.'];
+    for (const host of kept) expect(await who(app, '10.0.0.2', { 'x-forwarded-host': host })).toMatchObject({ host });
+  });
+
   it('accepts a comma-separated string and named ranges', async () => {
     const named = appWith('loopback, 10.0.0.0/8');
     expect(await who(named, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).toMatchObject({ ip: '198.51.100.7' });
     expect(await who(named, '198.51.100.8', { 'x-forwarded-for': '6.6.6.6' })).toMatchObject({ ip: '198.51.100.8' });
+  });
+});
+
+describe('a long, fully trusted X-Forwarded-For (issue 42 item 9)', () => {
+  /** `count` addresses 10.0.x.y, leftmost first. */
+  const chainOf = (count: number) => Array.from({ length: count }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+
+  it('checks at most 32 hops of a 14 KiB header, and names no client past them', async () => {
+    const seen: number[] = [];
+    const app = appWith((_address, hop) => {
+      seen.push(hop);
+      return true;
+    });
+    const header = chainOf(1300).join(', ');
+    expect(header.length).toBeGreaterThan(14 * 1024);
+    const response = await who(app, '10.0.0.1', { 'x-forwarded-for': header, 'x-forwarded-host': 'api.example.com' });
+    expect(response).toEqual({ ip: null, protocol: 'http', host: 'api.example.com' });
+    expect(seen.length).toBeLessThanOrEqual(33);
+    expect(Math.max(...seen)).toBe(32);
+  });
+
+  it('walks 32 trusted proxies (the peer and 31 more) to the client, and gives up one hop further', async () => {
+    const app = appWith('10.0.0.0/8');
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': ['198.51.100.7', ...chainOf(31)].join(', ') })).toMatchObject({ ip: '198.51.100.7' });
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': ['198.51.100.7', ...chainOf(32)].join(', ') })).toMatchObject({ ip: null });
+    expect(await who(appWith(true), '10.0.0.1', { 'x-forwarded-for': chainOf(40).join(', ') })).toMatchObject({ ip: null });
+  });
+
+  it('reads only the last 4 KiB: the client is found there, or nobody is', async () => {
+    const app = appWith('10.0.0.0/8');
+    const junk = '6.6.6.6, '.repeat(1500);
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': `${junk}198.51.100.7, 10.0.0.2` })).toMatchObject({ ip: '198.51.100.7' });
+    const padded = `198.51.100.7, 10.0.0.3,${' '.repeat(5000)}10.0.0.2`;
+    expect(await who(app, '10.0.0.1', { 'x-forwarded-for': padded })).toMatchObject({ ip: null });
+  });
+
+  it('bounds Forwarded the same way', async () => {
+    const app = new TernApp({ trustProxy: '10.0.0.0/8', proxyHeaders: 'forwarded', logger: false });
+    app.get('/who', async (req) => ({ ip: req.ip ?? null }));
+    const forwarded = (chain: string[]) => chain.map((address) => `for=${address}`).join(', ');
+    const ip = async (chain: string[]) => (await app.inject({ url: '/who', remoteAddress: '10.0.0.1', headers: { forwarded: forwarded(chain) } })).json() as { ip: string | null };
+    expect(await ip(['198.51.100.7', ...chainOf(31)])).toEqual({ ip: '198.51.100.7' });
+    expect(await ip(['198.51.100.7', ...chainOf(32)])).toEqual({ ip: null });
   });
 });
 

@@ -138,6 +138,41 @@ describe('@IsRecord: validation', () => {
   });
 });
 
+describe('@IsRecord: keys named like Object.prototype methods (issue 42 item 7)', () => {
+  const NAMES = ['toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'toLocaleString', '__defineGetter__'];
+
+  it('keeps them as own keys, validated, built and in order, on both paths', async () => {
+    for (const [, compiler] of compilers) {
+      for (const model of [Inventory, FallbackInventory]) {
+        const stock = Object.fromEntries([...NAMES.map((name, i) => [name, { count: i }]), ['apples', { count: 9 }]]);
+        const prices = Object.fromEntries(NAMES.map((name, i) => [name, i]));
+        const result = await compiler.compile(model)({ name: 'shop', stock, prices, batches: { valueOf: [{ count: 1 }] } });
+        expect(result.ok).toBe(true);
+        const value = (result as { value: Inventory }).value;
+        expect(Object.keys(value.stock)).toEqual([...NAMES, 'apples']);
+        expect(value.stock['toString']).toBeInstanceOf(Stock);
+        expect(value.stock['hasOwnProperty']).toEqual({ count: 1 });
+        expect(value.prices).toEqual(prices);
+        const batches = value.batches as Record<string, Stock[]>;
+        expect(batches['valueOf'][0]).toBeInstanceOf(Stock);
+        expect(await issues(compiler.compile(model) as ModelValidator<object>, { name: 'shop', stock: { toString: { count: -1 } }, prices: { valueOf: 'x' } })).toEqual([
+          { path: 'stock.toString.count', message: 'count must not be less than 0' },
+          { path: 'prices.valueOf', message: 'valueOf must be a number' },
+        ]);
+      }
+    }
+  });
+
+  it('reach the handler and the answer through an app', async () => {
+    const app = new TernApp();
+    app.post('/words', { requestModel: Inventory, responses: { 200: Inventory } }, async (req) => req.body as Inventory);
+    const payload = { name: 'words', stock: { toString: { count: 2, secret: 'x' }, valueOf: { count: 1 } }, prices: { hasOwnProperty: 3 } };
+    const res = await app.inject({ method: 'POST', url: '/words', payload });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ name: 'words', stock: { toString: { count: 2 }, valueOf: { count: 1 } }, prices: { hasOwnProperty: 3 } });
+  });
+});
+
 describe('@IsRecord: through an app', () => {
   function inventoryApp() {
     const app = new TernApp();
@@ -178,6 +213,19 @@ describe('@IsRecord: through an app', () => {
     expect(res.body).toBe('{"errors":{"email":["has already been taken"],"username":["is too short",null]}}');
   });
 
+  it('fails closed on a map of models that holds a list, or a string where a model is declared (issue 42 item 6)', async () => {
+    const app = new TernApp();
+    app.get('/as-list', { responses: { 200: Inventory } }, async () => ({ name: 'shop', stock: [{ count: 7, secret: 's1' }] }));
+    app.get('/as-strings', { responses: { 200: Inventory } }, async () => ({ name: 'shop', stock: { apples: 'token=s2', pears: { count: 2, secret: 's3' } }, batches: { figs: ['s4', { count: 1, secret: 's5' }] } }));
+    const asList = await app.inject('/as-list');
+    expect(asList.body).not.toContain('secret');
+    // The list is a map of its indexes, each value filtered as a Stock.
+    expect(asList.json()).toEqual({ name: 'shop', stock: { 0: { count: 7 } } });
+    const asStrings = await app.inject('/as-strings');
+    expect(asStrings.body).not.toMatch(/s[1-5]/);
+    expect(asStrings.json()).toEqual({ name: 'shop', stock: { pears: { count: 2 } }, batches: { figs: [null, { count: 1 }] } });
+  });
+
   it('writes the same text with generated code and with closures, and filters() the same data', () => {
     const entity = {
       name: 'shop',
@@ -191,8 +239,9 @@ describe('@IsRecord: through an app', () => {
     expect(generated.generated).toBe(true);
     const expected = {
       name: 'shop',
-      stock: { apples: { count: 3 }, pears: [{ count: 1 }], plums: 'x' },
-      batches: { figs: [{ count: 1 }, 'odd'], kiwis: { count: 4 } },
+      // A string where a Stock is declared is no Stock: left out as a value, null as a list item.
+      stock: { apples: { count: 3 }, pears: [{ count: 1 }] },
+      batches: { figs: [{ count: 1 }, null], kiwis: { count: 4 } },
       prices: { apples: 2, dates: '1970-01-01T00:00:00.000Z' },
       flags: { open: true },
     };

@@ -1,8 +1,10 @@
 /**
- * Request ids: taken from the configured header when sane, generated otherwise, `req.id`,
- * echoed on every answer and carried by problem+json bodies.
+ * Request ids: taken from the header the app names when sane, generated otherwise (a client never
+ * chooses one unless the app asked), `req.id`, echoed on every answer and carried by problem+json
+ * bodies.
  */
 import fc from 'fast-check';
+import pino from 'pino';
 import { TernApp, type TernAppOptions } from '@tern/core';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -81,10 +83,24 @@ describe('request ids', () => {
     }
   });
 
-  it('stay lazy in an app without a logger or requestIdHeader: nothing echoed, req.id still works', async () => {
+  it('are generated, never adopted, when the app names no header: two clients cannot share an id', async () => {
+    const app = new TernApp({ logger: pino({ level: 'silent' }), openapi: { openapiPath: false } });
+    app.get('/id', async (req) => ({ id: req.id }));
+    const first = await app.inject({ url: '/id', headers: { 'x-request-id': 'shared-id' } });
+    const second = await app.inject({ url: '/id', headers: { 'x-request-id': 'shared-id' } });
+    const ids = [first, second].map((response) => (response.json() as { id: string }).id);
+    for (const [index, response] of [first, second].entries()) {
+      expect(ids[index]).toMatch(UUID);
+      // Still echoed, so a client can quote the id it got.
+      expect(response.headers['x-request-id']).toBe(ids[index]);
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it('stay lazy in an app without a logger or requestIdHeader: nothing echoed, req.id is generated', async () => {
     const app = appWith({});
     const read = await app.inject({ url: '/id', headers: { 'x-request-id': 'abc' } });
-    expect(read.json()).toEqual({ id: 'abc' });
+    expect((read.json() as { id: string }).id).toMatch(UUID);
     expect(read.headers['x-request-id']).toBeUndefined();
     const failed = await app.inject({ url: '/fail' });
     expect(failed.json()).not.toHaveProperty('requestId');

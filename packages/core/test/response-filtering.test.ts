@@ -486,4 +486,50 @@ describe('startup', () => {
     app.get('/bad', { responses: { 200: Clash } }, async () => ({}));
     await expect(app.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_RESPONSE_MODEL', message: expect.stringContaining('GET /bad') });
   });
+
+  describe('a list property whose items have no declared type (issue 42 item 10)', () => {
+    class Line {
+      @IsInt() count: number;
+    }
+    class Order {
+      @IsString() id: string;
+      @IsArray() @ValidateNested() lines: Line[];
+    }
+    class Untyped {
+      @IsArray() things: unknown[];
+    }
+    class Shipment {
+      @ValidateNested() @Type(() => Order) order: Order;
+    }
+    class Typed {
+      @IsArray() @ValidateNested({ each: true }) @Type(() => Line) lines: Line[];
+      @IsArray() @IsString({ each: true }) tags: string[];
+      @IsOptional() @Exclude() @IsArray() hidden?: unknown[];
+    }
+
+    it.each([
+      ['a list of models without @Type', Order, 'Order.lines'],
+      ['a list of anything', Untyped, 'Untyped.things'],
+      ['such a model met under another', Shipment, 'Order.lines'],
+      ['such a model in a list', [Order], 'Order.lines'],
+    ])('refuses %s at ready(), naming the property and the route', async (_name, model, property) => {
+      const app = appWith();
+      app.get('/orders', { responses: { 200: model } }, async () => ({ id: '1', lines: [{ count: 1, secret: 'x' }] }));
+      const failure = app.ready();
+      await expect(failure).rejects.toMatchObject({ code: 'TERN_INVALID_RESPONSE_MODEL' });
+      await expect(failure).rejects.toThrow(property);
+      await expect(failure).rejects.toThrow('GET /orders');
+      await expect(failure).rejects.toThrow('@Type(() => ItemClass)');
+    });
+
+    it('accepts typed items, excluded lists, and untyped lists in request models', async () => {
+      const app = appWith();
+      app.get('/typed', { responses: { 200: Typed } }, async () => ({ lines: [{ count: 1, secret: 'x' }], tags: ['a'], hidden: [{ secret: 'y' }] }));
+      app.post('/orders', { requestModel: Order }, async () => ({ ok: true }));
+      const typed = await app.inject('/typed');
+      expect(typed.json()).toEqual({ lines: [{ count: 1 }], tags: ['a'] });
+      const posted = await app.inject({ method: 'POST', url: '/orders', payload: { id: '1', lines: [{ count: 1 }] } });
+      expect(posted.statusCode).toBe(200);
+    });
+  });
 });

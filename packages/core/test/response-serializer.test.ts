@@ -138,8 +138,9 @@ const R_NESTED: RefObject = { name: 'nested', fields: () => [['a', 'a', 'scalar'
 
 /**
  * What the contract says is sent: where an object is declared, `toJSON` is applied first (once,
- * with the key), an array is filtered item by item, a boxed primitive is its primitive, and an
- * object keeps only its declared fields; everything else is left for JSON.stringify.
+ * with the key), an array is filtered item by item, `null` stays, any other primitive (boxed or
+ * not) is left out (fail closed: no model is a string), and an object keeps only its declared
+ * fields; everything else is left for JSON.stringify.
  */
 function referenceFilter(type: RefType, value: unknown, key: string): unknown {
   if (type === 'any') return value;
@@ -152,15 +153,15 @@ function referenceFilter(type: RefType, value: unknown, key: string): unknown {
       if (typeof current === 'function') return undefined;
     }
   }
-  if (current === null || typeof current !== 'object') return current;
+  if (current === null) return null;
+  if (typeof current === 'function') return current;
+  if (typeof current !== 'object') return undefined;
   if (Array.isArray(current)) {
     const out: unknown[] = [];
     for (let i = 0; i < current.length; i++) out.push(referenceFilter(type, current[i], String(i)));
     return out;
   }
-  if (types.isNumberObject(current)) return Number(current);
-  if (types.isStringObject(current)) return String(current);
-  if (types.isBooleanObject(current)) return current.valueOf();
+  if (types.isNumberObject(current) || types.isStringObject(current) || types.isBooleanObject(current)) return undefined;
   const out: Record<string, unknown> = {};
   for (const [read, write, fieldType] of type.fields()) {
     const filtered = referenceFilter(fieldType, (current as Record<string, unknown>)[read], write);
@@ -434,12 +435,27 @@ describe('responses by contract', () => {
     expect(defaultModelCompiler.describe(Renamed).properties.map((p) => p.name)).toEqual(['name', 'note']);
   });
 
-  it('writes a value that is not of the declared shape as JSON.stringify would', () => {
-    const serializer = compileResponseSerializer({ user: User, total: Number }, { modelCompiler: defaultModelCompiler }) as ResponseSerializer;
-    for (const value of [null, 3, 'text', true, { user: 'not an object', total: '7' }, { user: null }]) {
-      expect(serializer.serialize(value)).toBe(JSON.stringify(value));
+  it('leaves out a primitive met where a model is declared (fail closed), and keeps null', () => {
+    for (const codegen of [true, false]) {
+      const serializer = compileResponseSerializer({ user: User, total: Number }, { codegen, modelCompiler: defaultModelCompiler }) as ResponseSerializer;
+      const cases: Array<[unknown, string | undefined]> = [
+        [null, 'null'],
+        [3, undefined],
+        ['text', undefined],
+        [true, undefined],
+        [new String('boxed'), undefined],
+        [{ user: 'token=secret', total: '7' }, '{"total":"7"}'],
+        [{ user: new String('secret'), total: 7 }, '{"total":7}'],
+        [{ user: 12 }, '{}'],
+        [{ user: null }, '{"user":null}'],
+        [{ user: { toJSON: () => 'secret' } }, '{}'],
+      ];
+      for (const [value, written] of cases) {
+        expect(serializer.serialize(value)).toBe(written);
+        expect(JSON.stringify(serializer.filter(value))).toBe(written);
+      }
+      expect(serializer.serialize(undefined)).toBeUndefined();
     }
-    expect(serializer.serialize(undefined)).toBeUndefined();
   });
 
   it('compiles nothing for schemas that filter nothing', () => {

@@ -61,6 +61,15 @@ describe('formTemplate: a form that fails validation is shown again', () => {
     expect(wrongType.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 
+  it('refuses a formTemplate on a route without a requestModel at startup: nothing would ever show it', async () => {
+    const app = new TernApp({ logger: false });
+    app.post('/contact', { consumes: ['application/x-www-form-urlencoded'], formTemplate: 'contact.html' }, async () => 'sent');
+    await expect(app.ready()).rejects.toMatchObject({
+      code: 'TERN_INVALID_ROUTE_OPTION',
+      message: expect.stringContaining('The formTemplate of POST /contact: formTemplate shows the form again when its requestModel rejects it, and this route has no requestModel'),
+    });
+  });
+
   it('refuses a formTemplate that is not a template name at startup', async () => {
     const app = new TernApp();
     app.post('/x', { requestModel: ContactForm, formTemplate: 42 as unknown as string }, async () => ({}));
@@ -72,7 +81,7 @@ describe('errorPages: errors are pages for pages, problems for APIs', () => {
   function site(): TernApp {
     const app = new TernApp({ logger: false, errorPages: { 404: '404.html', default: 'error.html' } });
     app.get('/posts/{slug:slug}', page(async (req, res) => res.html('post')));
-    app.post('/posts/{slug:slug}/comments', { formTemplate: 'post.html' }, async () => ({}));
+    app.post('/posts/{slug:slug}/comments', { requestModel: ContactForm, formTemplate: 'post.html' }, async () => ({}));
     app.get('/broken', page(async () => { throw new Error('database password is hunter2'); }));
     app.get('/big', page(async () => { throw new HTTPException(413, 'Too big'); }));
     app.get('/api/posts/{slug:slug}', async (req) => ({ slug: req.pathParams.slug }));

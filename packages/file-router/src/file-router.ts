@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RouteImportError, Routes, TernApp, TernError, TernTypeError, type Declaration, type RouteProvider } from '@tern/core';
+import { RouteImportError, Routes, TernApp, TernError, TernTypeError, type Declaration, type Middleware, type RouteProvider } from '@tern/core';
 import { routeOptionsOf, toRouteOptions, type FileRouteHandler, type MarkAsRouteOptions } from './mark-as-route';
 import { assertTemplateKnown, renderedTemplateOf } from './html';
 import { checkRoutePath, normaliseExemptPaths, scanRoutes, type RouteFile } from './scan';
@@ -59,11 +59,12 @@ export class FileRouter implements RouteProvider {
   private load(): { files: RouteFile[]; routes: Routes[] } {
     if (this.scanned) return this.scanned;
     const files = scanRoutes(this.root, { exemptPaths: this.exemptPaths, preferTypeScript: canLoadTypeScript() });
-    const routes = files.flatMap((routeFile) => this.routesOf(routeFile));
+    const folders = new Map<string, Middleware[]>();
+    const routes = files.flatMap((routeFile) => this.routesOf(routeFile, routeFile.middlewareFiles.flatMap((file) => folderMiddleware(file, folders))));
     return (this.scanned = { files, routes });
   }
 
-  private routesOf({ file, path }: RouteFile): Routes[] {
+  private routesOf({ file, path }: RouteFile, folder: Middleware[]): Routes[] {
     const moduleExports = loadRouteModule(file);
     const routes: Routes[] = [];
     for (const name of METHOD_EXPORTS) {
@@ -83,7 +84,7 @@ export class FileRouter implements RouteProvider {
             'only that method (drop `methods`, or give the export another name)',
         );
       }
-      routes.push(this.build(file, path, methods, handler as FileRouteHandler, options));
+      routes.push(this.build(file, path, methods, handler as FileRouteHandler, options, folder));
     }
     const others = Object.keys(moduleExports)
       .filter((name) => !(METHOD_EXPORTS as readonly string[]).includes(name) && routeOptionsOf(moduleExports[name]))
@@ -91,7 +92,7 @@ export class FileRouter implements RouteProvider {
     for (const name of others) {
       const handler = moduleExports[name] as FileRouteHandler;
       const options = routeOptionsOf(handler) as MarkAsRouteOptions;
-      routes.push(this.build(file, path, options.methods ?? ['GET'], handler, options));
+      routes.push(this.build(file, path, options.methods ?? ['GET'], handler, options, folder));
     }
     if (routes.length === 0) {
       throw invalidFile(
@@ -102,7 +103,7 @@ export class FileRouter implements RouteProvider {
     return routes;
   }
 
-  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>): Routes {
+  private build(file: string, derivedPath: string, methods: string[], handler: FileRouteHandler, options: Readonly<MarkAsRouteOptions>, folder: Middleware[]): Routes {
     const path = options.path ?? derivedPath;
     if (options.path !== undefined) checkRoutePath(path, `markAsRoute path '${path}' in ${file}`);
     for (const template of [renderedTemplateOf(handler), options.formTemplate]) {
@@ -110,6 +111,9 @@ export class FileRouter implements RouteProvider {
     }
     const routeOptions = toRouteOptions(options);
     if (this.excludeFromSchema) routeOptions.excludeFromSchema = true;
+    // The folders' middleware runs first, outermost folder first, then the route's own: a route
+    // file added to a guarded folder is guarded, whatever it declares.
+    if (folder.length > 0) routeOptions.middleware = [...folder, ...(Array.isArray(routeOptions.middleware) ? routeOptions.middleware : [])];
     return new Routes({ ...routeOptions, path, methods, handler, declaredIn: file });
   }
 }
@@ -120,6 +124,25 @@ export class FileRouter implements RouteProvider {
  */
 function canLoadTypeScript(): boolean {
   return __filename.endsWith('.ts') || require.extensions?.['.ts'] !== undefined;
+}
+
+/**
+ * The middleware a `_middleware.ts` (or `.js`) file exports as `middleware`: one function or a
+ * list of them. Loaded once per file, however many route files sit below it.
+ */
+function folderMiddleware(file: string, loaded: Map<string, Middleware[]>): Middleware[] {
+  const known = loaded.get(file);
+  if (known) return known;
+  const exported = loadRouteModule(file).middleware;
+  const list = Array.isArray(exported) ? exported : [exported];
+  if (exported === undefined || list.length === 0 || !list.every((entry) => typeof entry === 'function')) {
+    throw new TernError(
+      'TERN_INVALID_ROUTE_FILE',
+      `File router: middleware file '${file}' cannot be used: it must export \`middleware\`, a middleware function or a list of them (got ${describe(exported)}).`,
+    );
+  }
+  loaded.set(file, list as Middleware[]);
+  return list as Middleware[];
 }
 
 function loadRouteModule(file: string): Record<string, unknown> {
@@ -148,6 +171,7 @@ function invalidFile(file: string, why: string): TernError {
 }
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

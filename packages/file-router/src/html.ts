@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Environment, runtime, type ILoader } from 'nunjucks';
-import { PAGE_HANDLER, setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
+import { assetUrl, PAGE_HANDLER, setTemplateRenderer, TernError, TernResponse, TernTypeError, type Handler, type TernRequest } from '@tern/core';
 import { carryRouteOptions } from './mark-as-route';
 import { assertTemplateName, ConfinedLoader } from './template-loader';
+import { LIVE_RELOAD_SCRIPT } from './dev/live-reload';
 
 /** The options of `configureTemplates`: where templates live and whether edits are picked up without a restart. */
 export interface TemplateOptions {
@@ -41,9 +42,29 @@ export function configureTemplates(options: TemplateOptions): Environment {
   // nunjucks' types want its own Loader class; any object with a synchronous getSource will do.
   const env = new Environment(loader as unknown as ILoader, { autoescape: true, throwOnUndefined: false });
   env.addGlobal('csrfField', csrfField);
-  setTemplateRenderer((name, context) => renderTemplate(env, name, context), { has: (name) => loader.has(name) });
+  // {{ asset('css/site.css') }}: the fingerprinted URL of a static file (serveStatic { fingerprint: true }).
+  env.addGlobal('asset', assetUrl);
+  const reload = liveReloadTag();
+  const renderPage = reload === undefined ? renderTemplate : (on: Environment, name: string, context: Record<string, unknown>) => withLiveReload(renderTemplate(on, name, context), reload);
+  setTemplateRenderer((name, context) => renderPage(env, name, context), { has: (name) => loader.has(name) });
   configured = loader;
   return env;
+}
+
+/**
+ * Under `@tern/file-router/dev`'s loop (`TERN_LIVE_RELOAD` names its server), the script tag
+ * that makes pages reload when the loop says so; never in production.
+ */
+function liveReloadTag(): string | undefined {
+  const origin = process.env.NODE_ENV === 'production' ? undefined : process.env.TERN_LIVE_RELOAD;
+  if (origin === undefined || !/^http:\/\/127\.0\.0\.1:\d+$/.test(origin)) return undefined;
+  return `<script src="${origin}${LIVE_RELOAD_SCRIPT}"></script>`;
+}
+
+/** The tag goes before `</body>` when the page has one, else at the end. */
+function withLiveReload(html: string, tag: string): string {
+  const end = html.lastIndexOf('</body>');
+  return end === -1 ? html + tag : html.slice(0, end) + tag + html.slice(end);
 }
 
 /** The loader of the last `configureTemplates`, for checking template names known at startup. */
@@ -68,7 +89,7 @@ function csrfField(this: { ctx?: Record<string, unknown> }): runtime.SafeString 
   const token = this.ctx?.csrfToken;
   const field = this.ctx?.csrfFieldName ?? '_csrf';
   if (typeof token !== 'string') {
-    throw new TernError('TERN_TEMPLATE_ERROR', 'csrfField() needs a CSRF token: add app.addMiddleware(csrf()) before the routes that render forms.');
+    throw new TernError('TERN_TEMPLATE_ERROR', 'csrfField() needs a CSRF token: add app.addMiddleware(csrf()), before any middleware whose errors render pages.');
   }
   return new runtime.SafeString(`<input type="hidden" name="${escapeAttribute(String(field))}" value="${escapeAttribute(token)}">`);
 }

@@ -8,6 +8,8 @@ export interface RouteFile {
   file: string;
   /** The URL path the directory stands for, e.g. `/users/{id:int}`. */
   path: string;
+  /** The `_middleware` files of its directory and every directory above it, outermost first. */
+  middlewareFiles: string[];
 }
 
 export interface ScanOptions {
@@ -18,6 +20,8 @@ export interface ScanOptions {
 }
 
 const ROUTE_FILE_NAMES = ['route.ts', 'route.js'];
+/** A directory's own middleware, run for every route file in it and below it. */
+const MIDDLEWARE_FILE_NAMES = ['_middleware.ts', '_middleware.js'];
 
 /** A directory name that declares a parameter; the grammar core's path compiler accepts. */
 const PARAM_DIR = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}$/;
@@ -46,7 +50,7 @@ export function scanRoutes(root: string, options: ScanOptions): RouteFile[] {
     );
   }
   const found: RouteFile[] = [];
-  walk(root, [], new Set([realRoot]), realRoot, options, found);
+  walk(root, [], new Set([realRoot]), realRoot, options, found, []);
   return found;
 }
 
@@ -57,11 +61,13 @@ function walk(
   realRoot: string,
   options: ScanOptions,
   found: RouteFile[],
+  inheritedMiddleware: readonly string[],
 ): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const relDir = segments.map((s) => s.name).join('/');
 
   const fileNames = new Set<string>();
+  const middlewareNames = new Set<string>();
   const subdirs: Array<{ name: string; path: string; real: string }> = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
@@ -69,17 +75,20 @@ function walk(
     if (!kind) continue;
     if (kind.type === 'file') {
       if (ROUTE_FILE_NAMES.includes(entry.name)) fileNames.add(entry.name);
+      else if (MIDDLEWARE_FILE_NAMES.includes(entry.name)) middlewareNames.add(entry.name);
     } else if (!ancestors.has(kind.real)) {
       // A link back to a directory being walked would loop forever; aliases elsewhere are fine.
       subdirs.push({ name: entry.name, path: join(dir, entry.name), real: kind.real });
     }
   }
 
+  const ownMiddleware = pickSourceFile(middlewareNames, '_middleware', options.preferTypeScript);
+  const middlewareFiles = ownMiddleware ? [...inheritedMiddleware, join(dir, ownMiddleware)] : [...inheritedMiddleware];
   const chosen = pickRouteFile(fileNames, options.preferTypeScript);
   if (chosen) {
     const path = urlPath(segments);
     checkPathParamIsLast(segments, `directory '${relDir}' under ${realRoot}`);
-    found.push({ file: join(dir, chosen), path });
+    found.push({ file: join(dir, chosen), path, middlewareFiles });
   }
 
   for (const sub of subdirs) {
@@ -90,7 +99,7 @@ function walk(
     const where = `directory '${childRel}' under ${realRoot}`;
     const segment = parseSegment(sub.name, where);
     checkUniqueParam(segments, segment, where);
-    walk(sub.path, [...segments, segment], new Set(ancestors).add(sub.real), realRoot, options, found);
+    walk(sub.path, [...segments, segment], new Set(ancestors).add(sub.real), realRoot, options, found, middlewareFiles);
   }
 }
 
@@ -121,12 +130,15 @@ function classify(dir: string, entry: Dirent, realRoot: string): { type: 'file' 
  * A lone file is taken as it is.
  */
 export function pickRouteFile(names: ReadonlySet<string>, preferTypeScript: boolean): string | undefined {
-  const ts = names.has('route.ts');
-  const js = names.has('route.js');
-  if (ts && js) return preferTypeScript ? 'route.ts' : 'route.js';
-  if (ts) return 'route.ts';
-  if (js) return 'route.js';
-  return undefined;
+  return pickSourceFile(names, 'route', preferTypeScript);
+}
+
+/** `<base>.ts` or `<base>.js` among `names`, by pickRouteFile's rule (a directory's `_middleware` too). */
+function pickSourceFile(names: ReadonlySet<string>, base: string, preferTypeScript: boolean): string | undefined {
+  const ts = names.has(`${base}.ts`) ? `${base}.ts` : undefined;
+  const js = names.has(`${base}.js`) ? `${base}.js` : undefined;
+  if (ts && js) return preferTypeScript ? ts : js;
+  return ts ?? js;
 }
 
 /** Reads one directory name (or path segment); `where` says where it comes from, for errors. */

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csrf, TernApp } from '@tern/core';
-import { configureTemplates, FileRouter, render } from '@tern/file-router';
+import { configureTemplates, FileRouter, FormError, render } from '@tern/file-router';
+import { Signup } from './support/signup';
 import { makeTree, removeTrees } from './support/tree';
 
 afterAll(removeTrees);
@@ -16,6 +17,7 @@ const TEMPLATES = {
     '<form method="post">{{ csrfField() }}<input name="email" value="{{ values.email }}">' +
     '{% for message in errors.email %}<p class="error">{{ message }}</p>{% endfor %}</form>',
   'plain.html': '<p>{{ text }}</p>',
+  'with-flashes.html': '{% if flashes.length %}<ul>{% for flash in flashes %}<li class="{{ flash.type }}">{{ flash.message }}</li>{% endfor %}</ul>{% endif %}<p>{{ text }}</p>',
 };
 
 const MODEL = `export { Signup } from ${JSON.stringify(join(__dirname, 'support', 'signup'))};\n`;
@@ -55,12 +57,12 @@ describe('template names known at startup', () => {
     await expect(pages.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "errorPages[default]: there is no template 'eror.html'." });
 
     const form = new TernApp({ logger: false });
-    form.post('/signup', { formTemplate: 'from.html' }, async () => 'ok');
+    form.post('/signup', { requestModel: Signup, formTemplate: 'from.html' }, async () => 'ok');
     await expect(form.ready()).rejects.toMatchObject({ code: 'TERN_TEMPLATE_NOT_FOUND', message: "The formTemplate of POST /signup: there is no template 'from.html'." });
 
     // The names that exist start, and serve the page.
     const good = new TernApp({ logger: false, errorPages: { 404: 'plain.html' } });
-    good.post('/signup', { formTemplate: 'form.html' }, async () => 'ok');
+    good.post('/signup', { requestModel: Signup, formTemplate: 'form.html' }, async () => 'ok');
     await expect(good.ready()).resolves.toBeUndefined();
     const missing = await good.inject({ url: '/nowhere', headers: { accept: 'text/html' } });
     expect([missing.statusCode, missing.body]).toEqual([404, '<p></p>']);
@@ -110,6 +112,52 @@ export const post = markAsRoute(
     const { app } = site({ 'routes/signup/route.ts': SIGNUP });
     const response = await app.inject('/signup');
     expect(response.statusCode).toBe(500);
+  });
+});
+
+describe('flashes in every template', () => {
+  it('are shown by any template that shows them, and used up only then: not by redirects, files or pages that do not', async () => {
+    const { app } = site({
+      'routes/send/route.ts': `export async function post(req: unknown, res: import('@tern/core').TernResponse) { return res.flash('success', 'Saved <b>!</b>').redirect('/next', 303); }\n`,
+      'routes/next/route.ts': `import { render } from '@tern/file-router';\nexport const get = render('plain.html', async () => ({ text: 'no flashes here' }));\n`,
+      'routes/hop/route.ts': `export async function get(req: unknown, res: import('@tern/core').TernResponse) { return res.redirect('/shown', 302); }\n`,
+      'routes/asset/route.ts': `export async function get(req: unknown, res: import('@tern/core').TernResponse) { return res.send('body{}', 'text/css'); }\n`,
+      'routes/shown/route.ts': `import { render } from '@tern/file-router';\nexport const get = render('with-flashes.html', async () => ({ text: 'page' }));\n`,
+    });
+    const sent = await app.inject({ method: 'POST', url: '/send' });
+    const cookie = sent.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    // A page whose template does not show them, a redirect and a file leave the cookie alone.
+    for (const url of ['/next', '/hop', '/asset']) {
+      const response = await app.inject({ url, headers: { cookie } });
+      expect([url, response.headers['set-cookie']]).toEqual([url, undefined]);
+    }
+    const shown = await app.inject({ url: '/shown', headers: { cookie } });
+    expect(shown.body).toBe('<ul><li class="success">Saved &lt;b&gt;!&lt;/b&gt;</li></ul><p>page</p>');
+    expect(shown.cookies.find((c) => c.name === 'tern_flash')).toMatchObject({ value: '', maxAge: 0 });
+    // Nothing waits any more: the list is empty.
+    expect((await app.inject('/shown')).body).toBe('<p>page</p>');
+  });
+});
+
+describe('FormError and formContext', () => {
+  it('FormError is a 422 problem naming its fields on a route without formTemplate; formContext needs formTemplate', async () => {
+    site({ 'routes/route.ts': `export async function get() { return 'x'; }` });
+    const app = new TernApp({ logger: false });
+    app.post('/slugs', async () => {
+      throw new FormError({ slug: 'That slug is taken.', '': ['Check the form.'] });
+    });
+    const response = await app.inject({ method: 'POST', url: '/slugs' });
+    expect([response.statusCode, response.json().code, response.json().errors]).toEqual([
+      422,
+      'TERN_VALIDATION_FAILED',
+      [
+        { path: 'slug', message: 'That slug is taken.' },
+        { path: '', message: 'Check the form.' },
+      ],
+    ]);
+    const loose = new TernApp({ logger: false });
+    loose.post('/x', { requestModel: Signup, formContext: async () => ({}) }, async () => 'ok');
+    await expect(loose.ready()).rejects.toMatchObject({ code: 'TERN_INVALID_ROUTE_OPTION', message: expect.stringContaining('no formTemplate') });
   });
 });
 

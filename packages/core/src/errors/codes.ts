@@ -123,6 +123,7 @@ const table = {
   TERN_TEMPLATE_NAME_INVALID: { kind: 'serving', meaning: 'A template name that could leave templateDir.' },
   TERN_TEMPLATE_NOT_FOUND: { kind: 'serving', meaning: 'No such template file.' },
   TERN_TEMPLATE_ERROR: { kind: 'serving', meaning: 'The template failed to render.' },
+  TERN_ASSET_NOT_FOUND: { kind: 'serving', meaning: 'assetUrl() / {{ asset() }} named a file no fingerprinted static folder holds.' },
   TERN_TEMPLATE_CONTEXT_INVALID: { kind: 'serving', meaning: 'A render() handler returned something that is not an object.' },
 
   // Misuse of a public function, thrown at the call (TernTypeError / TernRangeError).

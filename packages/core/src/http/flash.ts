@@ -28,12 +28,45 @@ export function readFlashes(cookieHeader: string | undefined, key: Buffer): { me
   if (value === undefined) return { messages: [], hadCookie: true };
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    const messages = Array.isArray(parsed)
-      ? parsed.filter((m): m is FlashMessage => typeof m?.type === 'string' && typeof m?.message === 'string').map(({ type, message }) => Object.freeze({ type, message }))
+    const list = unexpired(parsed);
+    const messages = Array.isArray(list)
+      ? list.filter((m): m is FlashMessage => typeof m?.type === 'string' && typeof m?.message === 'string').map(({ type, message }) => Object.freeze({ type, message }))
       : [];
     return { messages, hadCookie: true };
   } catch {
     return { messages: [], hadCookie: true };
+  }
+}
+
+/**
+ * `flashes` in every template's context: the request's messages, used up only when a template
+ * shows them (`{% for flash in flashes %}`), so a page that does not, a redirect or a static file
+ * leaves them for the page that does. `flashes.length` looks without using them up.
+ *
+ * @example
+ * // templates/base.html
+ * // {% if flashes.length %}<ul>{% for flash in flashes %}<li class="{{ flash.type }}">{{ flash.message }}</li>{% endfor %}</ul>{% endif %}
+ */
+export class PendingFlashes implements Iterable<FlashMessage> {
+  /** Not an own enumerable property: a renderer that walks or serializes its context never meets the request. */
+  readonly #req: Pick<TernRequest, 'flashes' | 'peekFlashes'>;
+
+  constructor(req: Pick<TernRequest, 'flashes' | 'peekFlashes'>) {
+    this.#req = req;
+  }
+
+  /** How many messages wait, without using them up. */
+  get length(): number {
+    return this.#req.peekFlashes().length;
+  }
+
+  [Symbol.iterator](): Iterator<FlashMessage> {
+    return this.#req.flashes[Symbol.iterator]();
+  }
+
+  /** Serialized (a context written as JSON), the waiting messages, not used up. */
+  toJSON(): readonly FlashMessage[] {
+    return this.#req.peekFlashes();
   }
 }
 
@@ -63,6 +96,19 @@ export function settleFlashes(req: TernRequest, res: TernResponse, key: Buffer):
   if (value.length <= MAX_COOKIE_VALUE) res.setCookie(FLASH_COOKIE, value, { ...options, maxAge: MAX_AGE_SECONDS });
 }
 
+/**
+ * The signed value carries its own expiry (`{ e: unix seconds, m: messages }`): the cookie's
+ * Max-Age only asks the browser to forget it, and a copy taken from a request (a shared
+ * computer, a log) would otherwise show its messages again forever.
+ */
 function encode(key: Buffer, messages: FlashMessage[]): string {
-  return sign(key, Buffer.from(JSON.stringify(messages), 'utf8').toString('base64url'));
+  const value = { e: Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS, m: messages };
+  return sign(key, Buffer.from(JSON.stringify(value), 'utf8').toString('base64url'));
+}
+
+/** The messages of a decoded value that has not expired; anything else (old format included) is none. */
+function unexpired(parsed: unknown): unknown {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { e: expires, m: messages } = parsed as { e?: unknown; m?: unknown };
+  return typeof expires === 'number' && expires * 1000 > Date.now() ? messages : undefined;
 }

@@ -1,6 +1,6 @@
 import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
-import { validHost, validProtocol, type ProxyView, type TrustFunction } from './proxy';
+import { MAX_PROXY_HOPS, validHost, validProtocol, type ProxyView, type TrustFunction } from './proxy';
 
 /** One element of `Forwarded`: what one proxy wrote, parameter names lower-cased. */
 type ForwardedElement = Readonly<Record<string, string>>;
@@ -59,7 +59,8 @@ function nodeAddress(node: string | undefined): string | undefined {
  * `X-Forwarded-For`. A node without an address (`unknown`, obfuscated, missing) ends the walk
  * with no client address. Unlike `X-Forwarded-*`, each element keeps one proxy's values
  * together: `proto` and `host` come from the element naming the client, written by the
- * outermost trusted proxy. Nothing is read unless the socket's peer is trusted.
+ * outermost trusted proxy. Nothing is read unless the socket's peer is trusted, and at most
+ * `MAX_PROXY_HOPS` hops are walked.
  */
 export class ForwardedHeaderView implements ProxyView {
   readonly ip: string | undefined;
@@ -79,6 +80,12 @@ export class ForwardedHeaderView implements ProxyView {
     this.ip = undefined;
     if (elements === undefined) return;
     for (let i = elements.length - 1, hop = 1; i >= 0; i--, hop++) {
+      // As for X-Forwarded-For: a chain still trusted past MAX_PROXY_HOPS names no client.
+      if (hop > MAX_PROXY_HOPS) {
+        this.element = undefined;
+        this.ip = undefined;
+        return;
+      }
       this.element = elements[i];
       this.ip = nodeAddress(param(elements[i], 'for'));
       if (this.ip === undefined || !trust(this.ip, hop)) return;

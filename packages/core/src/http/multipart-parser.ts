@@ -45,6 +45,11 @@ export interface MultipartSession {
  * content type, the 413 for a declared length over `bodyLimit`, the 400 for a missing boundary.
  */
 export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, bodyLimit: number, sink: MultipartSink): MultipartSession {
+  const started = handedOn.get(req);
+  if (started !== undefined) {
+    handedOn.delete(req);
+    return started(sink);
+  }
   assertMediaType(req, 'multipart/form-data', 'a multipart body');
   if (declaredLengthExceeds(req, bodyLimit)) throw payloadTooLarge(bodyLimit);
   let parser: busboy.Busboy;
@@ -141,6 +146,18 @@ export function openMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     detach = watchBody(req, bodyLimit, { chunk, end: () => parser.end(), fail });
   }
   return { abort: fail };
+}
+
+/**
+ * Parses already under way for a request (started by a look at its leading fields, see
+ * multipart-leading.ts), each waiting for the request's next multipart read to take it over.
+ */
+const handedOn = new WeakMap<IncomingMessage, (sink: MultipartSink) => MultipartSession>();
+
+/** Makes the next `openMultipart` of `req` continue a parse already started, through `attach`. */
+export function handOnParse(req: IncomingMessage, attach: ((sink: MultipartSink) => MultipartSession) | undefined): void {
+  if (attach === undefined) handedOn.delete(req);
+  else handedOn.set(req, attach);
 }
 
 /** A failure before the body was all read also asks to close the connection (see write.ts for 413). */

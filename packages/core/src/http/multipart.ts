@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { HTTPException } from '../errors';
 import { addField, type FormFields } from './form';
@@ -44,9 +45,10 @@ export function readMultipart(req: IncomingMessage, limits: ResolvedLimits, body
     const pending: Array<Promise<void>> = [];
     let failed = false;
     try {
-      // A file is never longer than the body it came in, nor than fileSize (one byte over fails).
+      // A file is never longer than the body it came in, nor than fileSize (one byte over fails):
+      // a chunked body (no declared length) is bounded by fileSize alone.
       const declared = Number(req.headers['content-length']);
-      const bound = req.headers['content-length'] !== undefined && Number.isSafeInteger(declared) ? Math.min(declared, limits.fileSize + 1) : undefined;
+      const bound = req.headers['content-length'] !== undefined && Number.isSafeInteger(declared) ? Math.min(declared, limits.fileSize + 1) : limits.fileSize + 1;
       openMultipart(req, limits, bodyLimit, {
         field: (name, value) => addField(fields, name, value),
         file: ({ fieldName, filename, mimeType, stream }) => {
@@ -86,22 +88,23 @@ export function readMultipart(req: IncomingMessage, limits: ResolvedLimits, body
 
 /**
  * One file's bytes as they arrive, held once. Keeping the chunks and joining them at the end
- * held every upload twice at its peak (the chunks and the joined copy). With the body's declared
- * length, which no file can pass, one buffer of that size is taken at the first chunk and each
- * chunk is copied in as it comes, so the chunks go as soon as they are read. `allocUnsafe` memory
- * that is never written costs no resident memory. A file that fills less than half of the buffer
- * (several files in one body) is copied out to its own size at the end. Only a chunked body
- * (no declared length) keeps the chunks and joins them.
+ * held every upload twice at its peak (the chunks and the joined copy). With a length no file can
+ * pass (the body's declared length, else `fileSize`), one buffer of that size is taken at the
+ * first chunk and each chunk is copied in as it comes, so the chunks go as soon as they are read.
+ * `allocUnsafe` memory that is never written costs no resident memory. A file that fills less
+ * than half of the buffer (several files in one body, a chunked body under a large `fileSize`)
+ * is copied out to its own size at the end. Only when no such buffer can be had (a bound past
+ * what a Buffer can hold, or the allocation failing) are the chunks kept and joined.
  */
 class FileContents {
   private buffer?: Buffer;
   private size = 0;
   private chunks: Buffer[] = [];
 
-  constructor(private readonly bound: number | undefined) {}
+  constructor(private readonly bound: number) {}
 
   add(chunk: Buffer): void {
-    if (this.bound !== undefined && this.buffer === undefined && this.chunks.length === 0) this.buffer = Buffer.allocUnsafe(this.bound);
+    if (this.buffer === undefined && this.chunks.length === 0) this.buffer = reserve(this.bound);
     if (this.buffer !== undefined && this.size + chunk.length <= this.buffer.length) {
       chunk.copy(this.buffer, this.size);
     } else {
@@ -117,5 +120,15 @@ class FileContents {
     const { buffer, size } = this;
     if (buffer !== undefined) return size * 2 >= buffer.length ? buffer.subarray(0, size) : Buffer.from(buffer.subarray(0, size));
     return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, size);
+  }
+}
+
+/** A buffer of `length` bytes, or undefined when a Buffer cannot be that long or memory says no. */
+function reserve(length: number): Buffer | undefined {
+  if (!Number.isSafeInteger(length) || length > constants.MAX_LENGTH) return undefined;
+  try {
+    return Buffer.allocUnsafe(length);
+  } catch {
+    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import { TernTypeError } from '../errors';
 
 /**
@@ -54,15 +54,60 @@ export function validProtocol(value: string | undefined): string | undefined {
   return lower === 'http' || lower === 'https' ? lower : undefined;
 }
 
-/** A forwarded host worth believing: nothing that would change a URL built from it. */
+/**
+ * A DNS name or IPv4 address: dot-separated labels of letters, digits, `-` and `_` (each at most
+ * 63 characters, no `-` at either end), an optional final dot. No percent-encoding, spaces,
+ * control characters or anything else that could change a URL, a header or a log line built
+ * from it. Each label starts after a dot, so the match is linear.
+ */
+const HOST_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+const PORT = /^[1-9][0-9]{0,4}$/;
+
+/**
+ * A forwarded host worth believing: `host[:port]`, the host a DNS name, an IPv4 address or a
+ * bracketed IPv6 address, the port 1 to 65535. Anything else (`x%0d%0aSet-Cookie:a`,
+ * `evil.example:99999`, `a/b`, `user@host`) is undefined, so `req.host` falls back to `Host`.
+ */
 export function validHost(value: string | undefined): string | undefined {
-  return value !== undefined && /^[^\s/?#@\\]+$/.test(value) ? value : undefined;
+  if (value === undefined || value.length > 261) return undefined;
+  let host = value;
+  let port: string | undefined;
+  if (value.startsWith('[')) {
+    const close = value.indexOf(']');
+    if (close < 0 || !isIPv6(value.slice(1, close))) return undefined;
+    const rest = value.slice(close + 1);
+    if (rest !== '' && !rest.startsWith(':')) return undefined;
+    host = value.slice(0, close + 1);
+    port = rest === '' ? undefined : rest.slice(1);
+  } else {
+    const colon = value.indexOf(':');
+    if (colon >= 0) {
+      host = value.slice(0, colon);
+      port = value.slice(colon + 1);
+    }
+    if (host.length > 253 || !HOST_NAME.test(host)) return undefined;
+  }
+  if (port !== undefined && (!PORT.test(port) || Number(port) > 65_535)) return undefined;
+  return value;
 }
 
 interface ProxyAddr {
-  all(req: IncomingMessage, trust: TrustFunction): Array<string | undefined>;
   compile(addresses: string[]): TrustFunction;
 }
+
+/**
+ * How many trusted hops (the socket's peer included) a walk through `X-Forwarded-For` or
+ * `Forwarded` goes past at most, so the client is at most this many hops away. Real chains have
+ * a handful; a longer fully trusted chain names no client (`req.ip` undefined), so a 14 KiB
+ * header of trusted hops costs 33 trust checks, not a thousand.
+ */
+export const MAX_PROXY_HOPS = 32;
+
+/**
+ * How much of the end of `X-Forwarded-For` is read at most: 33 entries of the longest address
+ * text (45 characters, an IPv4-mapped IPv6 address) with their separators fit well within it.
+ */
+export const MAX_FORWARDED_FOR_BYTES = 4096;
 
 let proxyAddr: ProxyAddr | undefined;
 
@@ -110,9 +155,7 @@ export class ForwardedView implements ProxyView {
     private readonly raw: IncomingMessage,
     private readonly trust: TrustFunction,
   ) {
-    // An entry that is no IP address (`unknown`, `<script>`) names no hop to trust: the walk
-    // ends there, and `ip` below refuses to hand it out, as for `Forwarded`.
-    this.chain = loadProxyAddr().all(raw, (address, hop) => address !== undefined && isIP(address) !== 0 && trust(address, hop));
+    this.chain = trustedChain(raw, trust);
   }
 
   /** The socket's peer is a trusted proxy (the chain went past it, or it sent no X-Forwarded-For). */
@@ -142,4 +185,46 @@ export class ForwardedView implements ProxyView {
     const value = Array.isArray(header) ? header[header.length - 1] : header;
     return value.slice(value.lastIndexOf(',') + 1).trim() || undefined;
   }
+}
+
+/**
+ * The socket's peer, then the `X-Forwarded-For` entries from right to left, as far as each is
+ * trusted: the last one is the client (the first untrusted address, or the leftmost entry), as
+ * proxy-addr's `all()` walks. Unlike it, the walk is bounded: it reads at most the last
+ * `MAX_FORWARDED_FOR_BYTES` of the header and checks at most `MAX_PROXY_HOPS` hops; a chain still
+ * trusted past either names no client (`undefined` last). An entry that is no IP address
+ * (`unknown`, `<script>`) names no hop to trust: the walk ends there, and `ip` refuses to hand
+ * it out, as for `Forwarded`.
+ */
+function trustedChain(raw: IncomingMessage, trust: TrustFunction): Array<string | undefined> {
+  const chain: Array<string | undefined> = [raw.socket?.remoteAddress];
+  const sent = raw.headers['x-forwarded-for'];
+  if (sent === undefined || !trustedHop(trust, chain[0], 0)) return chain;
+  // Node joins repeated lines with ', '; a list only comes from `inject()` or hand-built requests.
+  const header = Array.isArray(sent) ? sent.join(', ') : sent;
+  const cut = header.length > MAX_FORWARDED_FOR_BYTES;
+  const text = cut ? header.slice(header.length - MAX_FORWARDED_FOR_BYTES) : header;
+  let end = text.length;
+  while (end > 0) {
+    const comma = text.lastIndexOf(',', end - 1);
+    // The leftmost piece of a cut header is part of an entry: no address can be read from it.
+    if (comma < 0 && cut) {
+      chain.push(undefined);
+      return chain;
+    }
+    const entry = text.slice(comma + 1, end).trim();
+    end = comma < 0 ? 0 : comma;
+    if (entry === '') continue;
+    chain.push(entry);
+    if (end === 0 || !trustedHop(trust, entry, chain.length - 1)) return chain;
+    if (chain.length > MAX_PROXY_HOPS) {
+      chain.push(undefined);
+      return chain;
+    }
+  }
+  return chain;
+}
+
+function trustedHop(trust: TrustFunction, address: string | undefined, hop: number): boolean {
+  return address !== undefined && isIP(address) !== 0 && trust(address, hop);
 }

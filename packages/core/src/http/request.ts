@@ -12,10 +12,11 @@ import { signingKey } from './signing';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
 import { resolveLimits, type MultipartOptions, type ResolvedLimits } from './multipart-limits';
+import { readLeadingFields, type LeadingFields } from './multipart-leading';
 import { multipartParts, type MultipartPart } from './multipart-parts';
 import type { MatchedRoute } from './matched-route';
 import { silentLogger, type TernLogger } from '../logging/logger';
-import { requestIdFrom } from './request-id';
+import { nodeCrypto } from './node-crypto';
 
 /** The key of the Node response answering a request: a symbol, so it is no part of `TernRequest`'s type. */
 export const RAW_RESPONSE = Symbol('rawResponse');
@@ -204,15 +205,16 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   }
 
   /**
-   * The request's id: the sane value of the app's `requestIdHeader` (default `X-Request-Id`) or a
-   * generated UUID. With a logger (or `requestIdHeader` set) it is echoed on the response, carried
-   * by problem+json answers and by every log line of the request.
+   * The request's id: a generated UUID, or the sane value of the header the app named in
+   * `requestIdHeader` (never a client's choice otherwise). With a logger (or `requestIdHeader`
+   * set) it is echoed on the response, carried by problem+json answers and by every log line of
+   * the request.
    *
    * @example
    * app.get('/jobs', async (req) => ({ queued: await queue.add({ requestId: req.id }) }));
    */
   get id(): string {
-    return (this.requestId ??= requestIdFrom(this.raw.headers['x-request-id']));
+    return (this.requestId ??= nodeCrypto().randomUUID());
   }
 
   /**
@@ -264,7 +266,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   buffer(): Promise<Buffer> {
     const reads = (this.bodyReads ??= {});
-    if (reads.access === 'stream') return Promise.reject(bodyAlreadyRead('buffer()', 'stream'));
+    if (reads.access !== undefined && reads.access !== 'whole') return Promise.reject(bodyAlreadyRead('buffer()', reads.access));
     reads.access = 'whole';
     return (reads.buffer ??= readBody(this.raw, this.limits.bodyLimit));
   }
@@ -319,7 +321,7 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   multipart(options?: MultipartOptions): Promise<MultipartBody> {
     const reads = (this.bodyReads ??= {});
     if (reads.multipart) return reads.multipart;
-    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    if (reads.access && reads.access !== 'leading') return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
     reads.access = 'stream';
     try {
       return (reads.multipart = readMultipart(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit));
@@ -339,9 +341,21 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   parts(options?: MultipartOptions): AsyncIterableIterator<MultipartPart> {
     const reads = (this.bodyReads ??= {});
-    if (reads.access) throw bodyAlreadyRead('parts()', reads.access);
+    if (reads.access && reads.access !== 'leading') throw bodyAlreadyRead('parts()', reads.access);
     reads.access = 'stream';
     return multipartParts(this.raw, multipartLimits(options, this.limits), this.limits.multipartLimit);
+  }
+
+  /**
+   * The text fields of a multipart body before its first file part, read without reading any
+   * file; `multipart()` or `parts()` later continue the same parse (with the route's limits).
+   * For `csrf()`, which must check a form's token before the handler runs. @internal
+   */
+  leadingMultipartFields(): Promise<LeadingFields> {
+    const reads = (this.bodyReads ??= {});
+    if (reads.access) return Promise.reject(bodyAlreadyRead('multipart()', reads.access));
+    reads.access = 'leading';
+    return readLeadingFields(this.raw, multipartLimits(undefined, this.limits), this.limits.multipartLimit);
   }
 
   /**
@@ -353,6 +367,14 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    */
   get flashes(): readonly FlashMessage[] {
     return (this.flashState ??= readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+  }
+
+  /**
+   * The messages `req.flashes` would give, without using them up (for a template asking whether
+   * there are any). @internal
+   */
+  peekFlashes(): readonly FlashMessage[] {
+    return (this.flashState ?? readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
   }
 
   /** The app's `MakeConfig.secret`, for middleware that signs cookies (`csrf()`). @internal */

@@ -3,6 +3,9 @@ import type { SerializeOptions } from 'cookie';
 import { serializeCookie } from './cookie-codec';
 import type EncodeUrl from 'encodeurl';
 import { renderTemplate } from './templates';
+import { addPageHeaders, type HeaderSet } from './page-headers';
+import { PendingFlashes } from './flash';
+import type { TernRequest } from './request';
 import { TernRangeError, TernTypeError } from '../errors';
 import { prepareFile, type FileOptions } from './file';
 import { sseBody, type ServerSentEvent, type SseOptions } from './sse';
@@ -90,6 +93,10 @@ export class TernResponse {
 
   /** Messages `flash()` queued for the next page (the pipeline writes their cookie). @internal */
   declare flashOut?: Array<{ type: string; message: string }>;
+  /** `new TernApp({ pageHeaders })`, set by the pipeline: what `html()` adds to a page. @internal */
+  declare pageHeaders?: HeaderSet;
+  /** The request this response answers, set by the pipeline: templates' `flashes` come from it. @internal */
+  declare flashSource?: Pick<TernRequest, 'flashes' | 'peekFlashes'>;
   /** Made on first use of `locals`; declared so a response that never uses it carries no field. */
   private declare localValues?: Record<string, unknown>;
 
@@ -172,8 +179,9 @@ export class TernResponse {
     return this.send(String(body), 'text/plain; charset=utf-8', statusCode);
   }
 
-  /** Sends HTML. */
+  /** Sends HTML, with the app's page headers (`nosniff`, anti-framing) unless already set. */
   html(body: string, statusCode?: number): this {
+    if (this.pageHeaders !== undefined) addPageHeaders(this.headers, this.pageHeaders);
     return this.send(String(body), 'text/html; charset=utf-8', statusCode);
   }
 
@@ -190,7 +198,9 @@ export class TernResponse {
    * it as HTML.
    */
   render(template: string, context: Record<string, unknown> = {}, statusCode?: number): this {
-    const merged = this.localValues === undefined ? context : { ...this.localValues, ...context };
+    const merged = this.localValues === undefined && this.flashSource === undefined ? context : { ...this.localValues, ...context };
+    // Every template can show the flash messages; only showing them uses them up.
+    if (this.flashSource !== undefined && merged.flashes === undefined) merged.flashes = new PendingFlashes(this.flashSource);
     return this.html(renderTemplate(template, merged), statusCode);
   }
 

@@ -8,11 +8,22 @@ import { nodeCrypto } from './node-crypto';
 let processSecret: string | undefined;
 
 /**
+ * The fixed secret `@tern/file-router/dev`'s loop gives the server it restarts
+ * (`TERN_DEV_SECRET`), so a form opened before a restart still posts after it. Never read when
+ * `NODE_ENV` is `production`, and only in place of a secret the app did not set.
+ */
+function developmentSecret(): string | undefined {
+  if (process.env.NODE_ENV === 'production') return undefined;
+  const secret = process.env.TERN_DEV_SECRET;
+  return secret !== undefined && secret.length >= 16 ? secret : undefined;
+}
+
+/**
  * HMAC-SHA256 keys for signed cookies, one per purpose, so a value signed for one use (a flash
  * message) is never accepted for another (a CSRF token).
  */
 export function signingKey(secret: string | undefined, purpose: string): Buffer {
-  const key = secret ?? (processSecret ??= nodeCrypto().randomBytes(32).toString('base64url'));
+  const key = secret ?? (processSecret ??= developmentSecret() ?? nodeCrypto().randomBytes(32).toString('base64url'));
   return nodeCrypto().createHmac('sha256', key).update(`tern:${purpose}`).digest();
 }
 

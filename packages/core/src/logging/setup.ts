@@ -16,8 +16,19 @@ export interface LoggingSetup {
   structured?: TernLogger;
   /** The logger and level of the per-request line; undefined when there is none. */
   requestLine?: { logger: TernLogger; level: LogLevel };
-  /** Request ids handed out by the pipeline (read from `header`, echoed there); undefined when ids stay lazy. */
-  ids?: { header: string | false };
+  /**
+   * Request ids handed out by the pipeline; undefined when ids stay lazy. `read` is the header an
+   * incoming id is adopted from (only when the app named one), `echo` the one it is sent back on.
+   */
+  ids?: RequestIds;
+}
+
+/** Where the pipeline's request ids come from and go. */
+export interface RequestIds {
+  /** The header an incoming (sane) id is adopted from: set only when the app names `requestIdHeader`. */
+  read?: string;
+  /** The header the id is echoed on, or false (`requestIdHeader: false`). */
+  echo: string | false;
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -38,7 +49,10 @@ export function setUpLogging(
   if (requestIdHeader !== undefined && requestIdHeader !== false && (typeof requestIdHeader !== 'string' || !HEADER_NAME.test(requestIdHeader))) {
     throw invalid(`requestIdHeader must be a header name or false, not ${JSON.stringify(requestIdHeader)}.`);
   }
-  const header = requestIdHeader === undefined ? 'x-request-id' : requestIdHeader && requestIdHeader.toLowerCase();
+  // Adopting a client's id only when the app names the header (as Fastify v5 does): otherwise two
+  // clients could log under one id. A generated id is still echoed, so a client can quote it.
+  const named = typeof requestIdHeader === 'string' ? requestIdHeader.toLowerCase() : undefined;
+  const ids: RequestIds = named === undefined ? { echo: requestIdHeader === false ? false : 'x-request-id' } : { read: named, echo: named };
   const paths = [...DEFAULT_REDACT, ...redact];
 
   let base: TernLogger | undefined;
@@ -46,7 +60,7 @@ export function setUpLogging(
   else if (isStructuredLogger(logger)) base = logger;
   if (base === undefined) {
     const failures = logger === undefined || logger === true ? console : (logger as ConsoleLogger | false);
-    return { failures, ids: requestIdHeader === undefined ? undefined : { header } };
+    return { failures, ids: requestIdHeader === undefined ? undefined : ids };
   }
   // What Tern writes and `req.log` go through one child: the redaction (a child's `redact`
   // replaces its parent's, which is why the app's own paths are listed in `log.redact`) and level.
@@ -60,7 +74,7 @@ export function setUpLogging(
     failures: structured,
     structured,
     requestLine: requests === false ? undefined : { logger: lineLogger, level: requests },
-    ids: { header },
+    ids,
   };
 }
 

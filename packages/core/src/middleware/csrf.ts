@@ -6,10 +6,11 @@
  * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`).
  */
 import { nodeCrypto } from '../http/node-crypto';
-import { TernTypeError } from '../errors';
+import { TernTypeError, type HTTPException } from '../errors';
 import { requestError } from '../errors/request-error';
 import { FORM_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
 import type { TernRequest } from '../http/request';
+import type { TernResponse } from '../http/response';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
 
@@ -26,7 +27,7 @@ export interface CsrfOptions {
   fieldName?: string;
   /** Header holding the token, for `fetch` and uploads that stream (default `x-csrf-token`). */
   headerName?: string;
-  /** Requests the check skips (webhooks signed another way); they still get a token. */
+  /** Requests the check skips (webhooks signed another way): never checked, and never given the cookie. */
   ignore?: (req: TernRequest) => boolean;
 }
 
@@ -36,9 +37,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /**
  * Refuses POST, PUT, PATCH and DELETE requests that do not carry the token of the visitor's
  * signed cookie (form field `_csrf`, or header `x-csrf-token`), or that the browser marks as
- * sent from another site: 403 `TERN_CSRF_INVALID`, an HTML error page for pages. Every request
- * gets `res.locals.csrfToken` (and the cookie, the first time), which templates print with
- * `{{ csrfField() }}`. Add it as app middleware, before the routes that read forms.
+ * sent from another site (Origin: scheme, host and port): 403 `TERN_CSRF_INVALID`, an HTML
+ * error page for pages. Every request gets `res.locals.csrfToken` before the check, so error
+ * pages print `{{ csrfField() }}` too; the cookie is set (the first time) only on a response that
+ * used the token. A multipart form's token is looked for only before its first file part, and
+ * no file is read to find it. Add it as app middleware, before the routes that read forms.
  *
  * @example
  * app.addMiddleware(csrf());
@@ -69,22 +72,61 @@ export function csrf(options: CsrfOptions = {}): Middleware {
     const cookieName = req.protocol === 'https' ? '__Host-tern_csrf' : 'tern_csrf';
     const cookie = req.cookies.get(cookieName);
     const valid = cookie !== undefined && unsign(key, cookie) !== undefined ? cookie : undefined;
+    const ignored = ignore?.(req) === true;
+    let release: (() => void) | undefined;
+    // The cookie goes only with a response that used the token (a page with a form), never with
+    // static files, JSON or ignored paths: those may be cached and shared.
+    const giveCookie = (to: TernResponse) => {
+      if (valid === undefined && !ignored) to.setCookie(cookieName, issued.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    };
+    // Before any check: the 403 page, and every error page, can print the form field too.
+    const issued = offerToken(res, valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url')), fieldName, () => giveCookie(res));
     // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
-    if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignore?.(req)) {
-      if (comesFromAnotherSite(req)) throw refused('the request was sent from another site');
-      if (valid === undefined) throw refused('the CSRF cookie is missing or invalid; load the form again');
-      const sent = req.headers.get(headerName) ?? (await tokenInBody(req, fieldName));
-      if (sent === undefined || !sameText(sent, valid)) throw refused('the CSRF token is missing or does not match');
+    if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignored) {
+      if (comesFromAnotherSite(req)) throw refused(req, 'the request was sent from another site');
+      if (valid === undefined) throw refused(req, 'the CSRF cookie is missing or invalid; load the form again');
+      const header = req.headers.get(headerName);
+      const body = header === undefined ? await tokenInBody(req, fieldName) : undefined;
+      const sent = header ?? body?.token;
+      if (sent === undefined || !sameText(sent, valid)) {
+        const err = refused(req, 'the CSRF token is missing or does not match');
+        body?.stop?.(err);
+        throw err;
+      }
+      release = body?.release;
     }
-    const token = valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url'));
-    res.locals.csrfToken = token;
-    res.locals.csrfFieldName = fieldName;
-    const response = await next();
-    if (valid === undefined) {
-      response.setCookie(cookieName, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    let response: TernResponse;
+    try {
+      response = await next();
+    } finally {
+      // A handler that never read the rest of a multipart body leaves it to drain, not to be held.
+      release?.();
     }
+    // A handler may answer with a response object of its own: the cookie follows the answer.
+    if (response !== res && issued.used) giveCookie(response);
     return response;
   };
+}
+
+/**
+ * Puts the token in `res.locals` (`csrfToken`, read by `{{ csrfField() }}` and handlers) behind a
+ * getter, so that reading it, and only that, calls `onFirstUse` (which sets the cookie).
+ */
+function offerToken(res: TernResponse, token: string, fieldName: string, onFirstUse: () => void): { token: string; used: boolean } {
+  const issued = { token, used: false };
+  Object.defineProperty(res.locals, 'csrfToken', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!issued.used) {
+        issued.used = true;
+        onFirstUse();
+      }
+      return token;
+    },
+  });
+  res.locals.csrfFieldName = fieldName;
+  return issued;
 }
 
 /** Fetch metadata and Origin, which browsers set and pages cannot forge. */
@@ -92,21 +134,38 @@ function comesFromAnotherSite(req: TernRequest): boolean {
   if (req.headers.get('sec-fetch-site') === 'cross-site') return true;
   const origin = req.headers.get('origin');
   if (origin === undefined) return false;
-  if (origin === 'null') return true;
+  if (origin === 'null' || req.host === undefined) return true;
   try {
-    return new URL(origin).host !== req.host;
+    // Scheme, host and port: https://site.test is another origin than http://site.test.
+    return new URL(origin).origin !== new URL(`${req.protocol}://${req.host}`).origin;
   } catch {
     return true;
   }
 }
 
-/** The token field of a urlencoded or multipart form (both read once and kept for the handler). */
-async function tokenInBody(req: TernRequest, fieldName: string): Promise<string | undefined> {
+/**
+ * The token field of a urlencoded form (read once and kept for the handler), or of a multipart
+ * form's leading fields: only the fields before the first file part are looked at (a form's
+ * hidden field comes first), no file is read, and a file part that comes before any token ends
+ * the look. The handler's `req.multipart()` or `req.parts()` continues the same body.
+ */
+async function tokenInBody(req: TernRequest, fieldName: string): Promise<{ token?: string; stop?: (err: HTTPException) => void; release?: () => void } | undefined> {
   if (!req.hasBody) return undefined;
   const type = mediaTypeOf(req.raw);
-  // A multipart body is read with the route's own limits (`req.multipart()`'s default): the handler gets the same result.
-  const fields = type === FORM_TYPE ? await req.form() : type === MULTIPART_TYPE ? (await req.multipart()).fields : undefined;
-  const value = fields?.[fieldName];
+  if (type === FORM_TYPE) return { token: textOf((await req.form())[fieldName]) };
+  if (type !== MULTIPART_TYPE) return undefined;
+  const leading = await req.leadingMultipartFields();
+  const token = textOf(leading.fields[fieldName]);
+  if (token === undefined && leading.fileFollows) {
+    // Refused before the upload is read: the answer closes the connection instead of draining it.
+    const err = refused(req, `a file part came before the form's ${fieldName} field; put the token first, or send it in a header`);
+    leading.stop(err);
+    throw err;
+  }
+  return { token, stop: leading.stop, release: leading.release };
+}
+
+function textOf(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -116,6 +175,8 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && nodeCrypto().timingSafeEqual(left, right);
 }
 
-function refused(why: string) {
-  return requestError('TERN_CSRF_INVALID', `Forbidden: ${why}.`);
+/** The 403; while the body is still arriving it closes the connection rather than read the rest. */
+function refused(req: TernRequest, why: string) {
+  const headers = req.hasBody && !req.raw.complete ? { connection: 'close' } : undefined;
+  return requestError('TERN_CSRF_INVALID', `Forbidden: ${why}.`, headers && { headers });
 }

@@ -95,6 +95,8 @@ function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string, h
 
 function withHeaders(res: TernResponse, headers: HeaderSet): TernResponse {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // The docs pages' set is complete as configured (`docsFrameAncestors`, `docsContentSecurityPolicy`): the app's `pageHeaders` do not add to it.
+  res.pageHeaders = undefined;
   return res;
 }
 

@@ -18,6 +18,7 @@ import { requestLogHook } from './request-log';
 import { RequestPipeline } from './pipeline';
 import { largestBodyLimit, serveRoutes, type ServedRoute } from './serve';
 import type { TrailingSlash } from './trailing-slash';
+import type { HeaderSet } from '../http/page-headers';
 import type { MatchedRoute } from '../http/matched-route';
 import { isPageRoute } from '../routing/page-route';
 
@@ -33,6 +34,8 @@ export interface ServingOptions {
   responseHooks: readonly ResponseHook[];
   /** `new TernApp({ trailingSlash })` (default `'strict'`). */
   trailingSlash?: TrailingSlash;
+  /** `new TernApp({ pageHeaders })`, checked: the headers of every HTML response. */
+  pageHeaders?: HeaderSet;
   /** Request ids, `req.log` and the per-request line (`logging/setup.ts`). */
   logging?: LoggingSetup;
 }
@@ -60,11 +63,12 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
   const table = new RouteTable(served, { maxParamLength: config.maxParamLength, debug: config.debug });
   const pipeline = new RequestPipeline(table, options.appMiddleware, exceptions, config);
   pipeline.trailingSlash = options.trailingSlash ?? 'strict';
+  pipeline.pageHeaders = options.pageHeaders;
   const pages = new WeakSet<MatchedRoute>(served.filter(isPageRoute).map((route) => route.info));
   exceptions.isPage = (route) => pages.has(route);
   if (options.trustProxy) pipeline.requestClass = trustingRequestClass(options.trustProxy, options.proxyHeaders);
   const { ids, structured, requestLine } = options.logging ?? {};
-  if (ids !== undefined || structured !== undefined) pipeline.identify = requestIdentity(ids?.header ?? 'x-request-id', structured);
+  if (ids !== undefined || structured !== undefined) pipeline.identify = requestIdentity(ids ?? { echo: 'x-request-id' }, structured);
   // The request line is one more response hook, first so it is written before the app's own.
   const hooks = requestLine ? [requestLogHook(requestLine.logger, requestLine.level), ...options.responseHooks] : options.responseHooks;
   if (hooks.length > 0) {

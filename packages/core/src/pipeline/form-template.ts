@@ -1,7 +1,9 @@
 /**
- * `formTemplate`: a page route whose request model rejects the submitted form renders the form
- * again (status 422) with the errors grouped per field and the values as submitted, instead of
- * the JSON problem. The body is not read twice: the reader's result is cached on the request.
+ * `formTemplate`: a page route whose request model rejects the submitted form (or whose handler
+ * throws a 422 `TERN_VALIDATION_FAILED` with field errors, as `FormError` does) renders the form
+ * again (status 422) with the errors grouped per field, the values as submitted and the page's
+ * own data (`formContext`), instead of the JSON problem. The body is not read twice: the
+ * reader's result is cached on the request.
  */
 import { HTTPException } from '../errors';
 import type { TernRequest } from '../http/request';
@@ -29,11 +31,15 @@ type ShowForm = (req: TernRequest, res: TernResponse, err: unknown) => Promise<T
 export function formRerender(route: CompiledRoute, read: BodyInput): ShowForm | undefined {
   const template = route.spec.formTemplate;
   if (template === undefined) return undefined;
+  const load = route.spec.formContext;
   return async (req, res, err) => {
+    // A 422 of the model, or the handler's own (`FormError`: a wrong password, a taken slug).
     if (!(err instanceof HTTPException) || err.code !== 'TERN_VALIDATION_FAILED') throw err;
     const values = req.hasBody ? await read(req).catch(() => ({})) : {};
+    // The page's own data first (the post a comment form sits under); a failing loader is the page's failure.
+    const page = load === undefined ? {} : await load(req, res);
     const context: FormErrorContext = { errors: groupErrors(err), values: isObjectBody(values) ? values : {} };
-    return res.render(template, context as unknown as Record<string, unknown>, 422);
+    return res.render(template, { ...(isObjectBody(page) ? page : {}), ...context }, 422);
   };
 }
 

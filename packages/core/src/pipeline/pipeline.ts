@@ -25,6 +25,7 @@ import { splitTarget } from './target';
 import { otherSlashForm, slashRedirectLocation, type TrailingSlash } from './trailing-slash';
 import { settleFlashes } from '../http/flash';
 import { SWITCHING_PROTOCOLS } from '../http/upgrade';
+import type { HeaderSet } from '../http/page-headers';
 import { flashKey, RAW_RESPONSE } from '../http/request';
 import { traceStep, tracingRequested } from './tracing';
 
@@ -53,6 +54,8 @@ export class RequestPipeline {
   private readonly redirecting: Step;
   /** `new TernApp({ trailingSlash })`, set at ready. */
   trailingSlash: TrailingSlash = 'strict';
+  /** `new TernApp({ pageHeaders })`: given to every response, which adds them to the HTML it sends. */
+  pageHeaders?: HeaderSet;
   /** True while the app closes: responses then say `Connection: close`. */
   closing = false;
   /** The request class: `TernRequest`, or its `trustProxy` subclass. Chosen once, at ready. */
@@ -107,6 +110,8 @@ export class RequestPipeline {
     const { path, search } = splitTarget(rawReq.url ?? '/');
     const req = new this.requestClass(rawReq, path, search, this.config);
     const res = new TernResponse(rawRes);
+    if (this.pageHeaders !== undefined) res.pageHeaders = this.pageHeaders;
+    res.flashSource = req;
     req[RAW_RESPONSE] = rawRes;
     if (this.identify !== undefined) this.identify(req, res);
     if (this.observe !== undefined) this.observe(req, res);

@@ -7,17 +7,18 @@ import type { TernRequest } from '../http/request';
 import { requestIdFrom, tagRequestId } from '../http/request-id';
 import type { TernResponse } from '../http/response';
 import type { TernLogger } from '../logging/logger';
+import type { RequestIds } from '../logging/setup';
 
 /**
- * Gives each request its id (the sane value of `header`, else a UUID; always a UUID when
- * `header` is false), echoes it on the response under `header`, and hands `req.log` its parent.
+ * Gives each request its id (the sane value of the `read` header when the app named one, else a
+ * UUID), echoes it on the response under `echo`, and hands `req.log` its parent.
  */
-export function requestIdentity(header: string | false, logger: TernLogger | undefined) {
+export function requestIdentity({ read, echo }: RequestIds, logger: TernLogger | undefined) {
   return (req: TernRequest, res: TernResponse): void => {
-    const id = header === false ? nodeCrypto().randomUUID() : requestIdFrom(req.raw.headers[header]);
+    const id = read === undefined ? nodeCrypto().randomUUID() : requestIdFrom(req.raw.headers[read]);
     req.requestId = id;
     // Set first, so every answer carries it: errors, 404s, exception handlers' answers.
-    if (header !== false) res.headers[header] = id;
+    if (echo !== false) res.headers[echo] = id;
     if (logger === undefined) return;
     req.logParent = logger;
     // A stream failing after the chain is reported with Node's request only: it carries the id too.

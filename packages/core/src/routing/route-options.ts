@@ -217,6 +217,7 @@ const ROWS: {
   sse: { check: flag },
   extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
   formTemplate: { check: nonEmpty, safeInDocument: true },
+  formContext: { check: (value) => (typeof value === 'function' ? (value as NonNullable<RouteOptions['formContext']>) : fail('must be a function')), safeInDocument: true },
   messageModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')), notInRouteFiles: SOCKETS_ONLY, socketOnly: true },
   maxPayload: { check: positiveBytes, notInRouteFiles: SOCKETS_ONLY, socketOnly: true, safeInDocument: true },
 };

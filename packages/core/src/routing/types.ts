@@ -153,6 +153,12 @@ export interface RouteOptions {
    * instead of the JSON problem. Makes the route a page (HTML error pages, 404 for a bad path value).
    */
   formTemplate?: string;
+  /**
+   * The page's own data for `formTemplate` (a comment form under a post needs the post): called
+   * when the form is shown again, its result rendered with `errors` and `values` (which win on a
+   * clash). Usually the loader the page's GET handler uses. Needs `formTemplate`.
+   */
+  formContext?: (req: TernRequest, res: TernResponse) => object | Promise<object>;
   /** Your own metadata for middleware and plugins, read as `req.route.extra` / `route.extra`. */
   extra?: Record<string, unknown>;
   /**

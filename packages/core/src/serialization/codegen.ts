@@ -7,13 +7,13 @@
  * written into the source; the helpers are passed in as arguments.
  */
 import { BYTE_HELPERS, MAX_RESPONSE_DEPTH, OMITTED, writeToBytes, writeToString, type ByteWriter } from './json-bytes';
-import { isBoxedPrimitive, isStandardDate, scalarOf, unbox } from './json-values';
+import { isBoxedPrimitive, isStandardDate, scalarOf } from './json-values';
 import { filterValue } from './filter';
 import { holdsScalar, type FieldPlan, type ObjectPlan, type RecordPlan, type ValuePlan } from './plan';
 import type { ValueWriter } from './writers';
 
 /** What generated code may call, passed to it as arguments by these names. */
-const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, unbox, filterValue } as const;
+const HELPERS = { ...BYTE_HELPERS, isStandardDate, isBoxedPrimitive, scalarOf, filterValue } as const;
 
 /**
  * The writer of `root` (and of every object declared under it) as generated code. Throws an
@@ -51,7 +51,7 @@ function entryFunctions(i: number): string {
     return j${i}(p, toJSON.call(x, String(k)), k);
   }
   if (typeof x === 'function' && typeof x.toJSON === 'function') return j${i}(p, x.toJSON(String(k)), k);
-  return putAny(p, x, k);
+  return x === null ? putAscii(p, 'null') : ${OMITTED};
 }
 function d${i}(p, x, k) {
   try {
@@ -65,7 +65,7 @@ function d${i}(p, x, k) {
       }
       return putByte(p, 93);
     }
-    if (isBoxedPrimitive(x)) return putAny(p, unbox(x), k);
+    if (isBoxedPrimitive(x)) return ${OMITTED};
     return f${i}(p, x);
   } finally {
     nesting.depth--;
@@ -74,7 +74,7 @@ function d${i}(p, x, k) {
 function j${i}(p, x, k) {
   if (typeof x === 'object' && x !== null) return d${i}(p, x, k);
   if (typeof x === 'function') return ${OMITTED};
-  return putAny(p, x, k);
+  return x === null ? putAscii(p, 'null') : ${OMITTED};
 }`;
 }
 

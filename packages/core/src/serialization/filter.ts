@@ -5,14 +5,16 @@
  * (the property test checks both against an independent reference).
  */
 import { MAX_RESPONSE_DEPTH, nesting, tooDeep } from './json-bytes';
-import { isBoxedPrimitive, scalarOf, unbox } from './json-values';
+import { isBoxedPrimitive, scalarOf } from './json-values';
 import { holdsScalar, type ObjectPlan, type RecordPlan, type ValuePlan } from './plan';
 
 /**
  * `value` reduced to what `plan` declares: declared objects become plain objects with only
  * their declared fields (renamed where `@Expose({ name })` says, `undefined` ones left out),
  * `toJSON` is applied where a declared object is expected, arrays there are filtered item by
- * item; everything else is returned as it is, for `JSON.stringify` to write.
+ * item, and a primitive there (a string, number or boolean, boxed or not) is left out: it is no
+ * model, and it could hold anything (fail closed). `null` stays; undeclared values are returned
+ * as they are, for `JSON.stringify` to write.
  *
  * @example
  * filterValue(planResponse(UserDto, defaultModelCompiler)!, { id: 1, passwordHash: 'x' }, ''); // { id: 1 }
@@ -23,25 +25,33 @@ export function filterValue(plan: ValuePlan, value: unknown, key: string): unkno
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return filterJSONed(plan, toJSON.call(value, key), key);
     if (typeof value === 'object') return filterDeclared(plan, value, key);
+    return value;
   }
-  return value;
+  return notDeclared(value);
+}
+
+/** What stands where an object is declared but is not one: `null` is written, anything else left out. */
+export function notDeclared(value: unknown): null | undefined {
+  return value === null ? null : undefined;
 }
 
 /** `toJSON`'s result is taken as it is: its own `toJSON`, if any, is not called again. */
 function filterJSONed(plan: ObjectPlan | RecordPlan, value: unknown, key: string): unknown {
   if (typeof value === 'function') return undefined;
   if (typeof value === 'object' && value !== null) return filterDeclared(plan, value, key);
-  return value;
+  return notDeclared(value);
 }
 
 function filterDeclared(plan: ObjectPlan | RecordPlan, value: object, _key: string): unknown {
+  // A list met where a map is declared is taken for what it is, a map of its indexes: read item
+  // by item as maps, each of its models would keep every key (issue 42 item 6).
+  if (plan.kind === 'record') return isBoxedPrimitive(value) ? undefined : filterEntries(plan, value);
   if (Array.isArray(value)) {
     const items: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) items[i] = filterValue(plan, value[i], String(i));
     return items;
   }
-  if (isBoxedPrimitive(value)) return unbox(value);
-  if (plan.kind === 'record') return filterEntries(plan, value);
+  if (isBoxedPrimitive(value)) return undefined;
   const out: Record<string, unknown> = {};
   for (const field of plan.fields) {
     const item = (value as Record<string, unknown>)[field.read];

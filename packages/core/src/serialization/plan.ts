@@ -7,7 +7,7 @@
  */
 import { TernError } from '../errors/tern-error';
 import { describeValue, isDescriptionShape, isModelClass, isPlainObject } from '../openapi/schema/shapes';
-import { modelClassOf } from '../openapi/schema/class-to-schema';
+import { hasUntypedItems, modelClassOf } from '../openapi/schema/class-to-schema';
 import { Integer } from '../openapi/schema/integer';
 import type { ModelClass, ModelCompiler, PropertyDescription, RecordDescription } from '../validation/model-compiler';
 
@@ -128,6 +128,13 @@ class Planner {
         invalid(`${cls.name}: properties '${other}' and '${property.name}' are both written as '${outputName}'`);
       }
       checkedKey(property.name, cls.name);
+      if (hasUntypedItems(property)) {
+        // Written whole, its items could carry anything (a password hash): refused rather than shipped by accident.
+        invalid(
+          `${cls.name}.${property.name} is a list whose items have no declared type, so a response would write them whole: ` +
+            `add @Type(() => ItemClass) for models, a rule with { each: true } (@IsString({ each: true })) for scalars, or @Exclude() it`,
+        );
+      }
       written.set(checkedKey(outputName, cls.name), property.name);
       plan.fields.push({
         read: property.name,

@@ -5,7 +5,7 @@
  * fields of one object are written.
  */
 import { MAX_RESPONSE_DEPTH, nesting, tooDeep } from './json-bytes';
-import { isBoxedPrimitive, scalarOf, unbox, writeAny } from './json-values';
+import { isBoxedPrimitive, scalarOf, writeAny } from './json-values';
 import { filterValue } from './filter';
 import { holdsScalar, type ObjectPlan, type ValuePlan } from './plan';
 
@@ -21,16 +21,16 @@ export interface FieldsSlot {
 }
 
 /**
- * The writer of a declared object: primitives are written as they are, `toJSON` is called once
- * (with the key) and its result filtered, an array is filtered item by item, a boxed primitive
- * is written as its primitive, and anything else gets only its declared fields.
+ * The writer of a declared object: `null` is written and other primitives (boxed or not) left
+ * out, as no model can be one, `toJSON` is called once (with the key) and its result filtered,
+ * an array is filtered item by item, and anything else gets only its declared fields.
  *
  * @example
  * const slot: FieldsSlot = { write: (user) => `{"id":${(user as { id: number }).id}}` };
  * declaredObjectWriter(slot)([{ id: 1, hash: 'x' }], ''); // '[{"id":1}]'
  */
 export function declaredObjectWriter(slot: FieldsSlot): ValueWriter {
-  const writeDeclared = (value: object, key: string | number): string | undefined => {
+  const writeDeclared = (value: object): string | undefined => {
     try {
       if (++nesting.depth > MAX_RESPONSE_DEPTH) tooDeep();
       if (Array.isArray(value)) {
@@ -41,7 +41,7 @@ export function declaredObjectWriter(slot: FieldsSlot): ValueWriter {
         }
         return out + ']';
       }
-      if (isBoxedPrimitive(value)) return writeAny(unbox(value), key);
+      if (isBoxedPrimitive(value)) return undefined;
       return slot.write(value);
     } finally {
       nesting.depth--;
@@ -50,16 +50,17 @@ export function declaredObjectWriter(slot: FieldsSlot): ValueWriter {
   const writeValue: ValueWriter = (value, key) => {
     if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
       const toJSON = (value as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') return writeJSONed(toJSON.call(value, String(key)), key);
-      if (typeof value === 'object') return writeDeclared(value, key);
+      if (typeof toJSON === 'function') return writeJSONed(toJSON.call(value, String(key)));
+      if (typeof value === 'object') return writeDeclared(value);
+      return undefined;
     }
-    return writeAny(value, key);
+    return value === null ? 'null' : undefined;
   };
   /** What `toJSON` gave is used as it is: its own `toJSON`, if any, is not called again. */
-  const writeJSONed = (value: unknown, key: string | number): string | undefined => {
-    if (typeof value === 'object' && value !== null) return writeDeclared(value, key);
+  const writeJSONed = (value: unknown): string | undefined => {
+    if (typeof value === 'object' && value !== null) return writeDeclared(value);
     if (typeof value === 'function') return undefined;
-    return writeAny(value, key);
+    return value === null ? 'null' : undefined;
   };
   return writeValue;
 }

@@ -1,4 +1,4 @@
-// GET /contact/thanks — greets the sender with the message the form's POST flashed.
+// GET /contact/thanks — greets the sender with the message the form's POST flashed (`flashes` is in every template's context).
 import { markAsRoute, render } from '@tern/file-router';
 
-export const get = markAsRoute({ name: 'contact.thanks', excludeFromSchema: true }, render('thanks.html', async (req) => ({ flashes: req.flashes })));
+export const get = markAsRoute({ name: 'contact.thanks', excludeFromSchema: true }, render('thanks.html', async () => ({})));

@@ -65,6 +65,20 @@ export function modelClassOf(property: PropertyDescription): Function | undefine
 }
 
 /**
+ * True for a list property whose items nothing types: no `@Type`, and no `each: true` rule that
+ * fixes their kind (`@IsString({ each: true })`). The document says `items: {}` and a response
+ * would write the items whole, so response models refuse it (`serialization/plan.ts`).
+ *
+ * @example
+ * // @IsArray() @ValidateNested() items: Item[]  → true (add @Type(() => Item))
+ * // @IsArray() @IsString({ each: true }) tags: string[]  → false
+ */
+export function hasUntypedItems(property: PropertyDescription): boolean {
+  if (property.record !== undefined || property.declaredType !== undefined || containerOf(property) !== 'array') return false;
+  return !fragmentsOf(property.rules.filter((v) => v.each), 'value').some(fixesType);
+}
+
+/**
  * One property. A list (array or Set) or a Map gets its container rules at the top and its
  * `each: true` rules and `@Type` target on the items; anything else is a single value.
  */

@@ -11,7 +11,7 @@ import { classTransformer, classValidator } from '../libraries';
 import { isObjectBody, type ValidationIssue } from '../types';
 import { replaceTokens } from './messages';
 import { flattenErrors } from './flatten';
-import { checkRecordValues, currentRecordOptions, keepRecordIssues, notARecordMessage, recordSpecOf, withInstances, type RecordValues } from './record';
+import { checkRecordValues, currentRecordOptions, keepRecordIssues, notARecordMessage, recordSpecOf, withEveryKey, withInstances, type RecordValues } from './record';
 
 /** class-validator's constraint behind `@IsRecord` (identified by this class, never by its name). */
 class RecordConstraint implements ValidatorConstraintInterface {
@@ -95,7 +95,10 @@ export function IsRecord(values: () => RecordValues, options?: ValidationOptions
     ValidatorConstraint({ name: 'isRecord', async: false })(RecordConstraint);
     registered = true;
   }
-  const transform = ({ value }: { value: unknown }) => withInstances(recordSpecOf(values), value, (item) => classTransformer().plainToInstance(recordSpecOf(values).type as new () => object, item));
+  // `value` is class-transformer's copy of the record, `obj[key]` what the body held: the keys
+  // the copy skipped come back from it (`withEveryKey`).
+  const transform = ({ value, key, obj }: { value: unknown; key: string; obj: Record<string, unknown> }) =>
+    withInstances(recordSpecOf(values), withEveryKey(value, obj[key]), (item) => classTransformer().plainToInstance(recordSpecOf(values).type as new () => object, item));
   recordTransforms.add(transform);
   const convert = classTransformer().Transform(transform, { toClassOnly: true });
   const constraints = options?.message === undefined ? [values] : [values, options.message];

@@ -112,6 +112,33 @@ export function checkRecordValues(
 }
 
 /**
+ * `copy` (class-transformer's copy of the record `raw`, or the native build's) with every key of
+ * `raw` back in `raw`'s order. class-transformer skips a key named like a method of the new
+ * object, which for a plain object means `Object.prototype`'s (`toString`, `hasOwnProperty`,
+ * `valueOf`…): right for a model's properties, but a map's keys are data (a word count holds
+ * `"toString"`), so a record keeps them as own keys, validated and written like any other.
+ * Only `__proto__` is left out (assigning it would replace the prototype); a `constructor` key
+ * never gets here (class-transformer cannot copy such an object: `could not be converted`).
+ * A list value is copied, so its model items can be replaced without touching the body.
+ */
+export function withEveryKey(copy: unknown, raw: unknown): unknown {
+  if (!isObjectBody(copy) || !isObjectBody(raw)) return copy;
+  const keys = Object.keys(raw);
+  if (keys.every((key) => key === '__proto__' || hasOwn(copy, key))) return copy;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (key === '__proto__') continue;
+    const value = hasOwn(copy, key) ? copy[key] : raw[key];
+    out[key] = Array.isArray(value) && !hasOwn(copy, key) ? [...(value as unknown[])] : value;
+  }
+  return out;
+}
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/**
  * A record as class-transformer's `plainToInstance` leaves it once `@IsRecord`'s transform has
  * run: `copy` is the fresh copy class-transformer made of the body's object (no `__proto__` or
  * `constructor` key), and each model value in it (each object item of a list value) is replaced

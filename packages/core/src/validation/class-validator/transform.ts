@@ -8,7 +8,7 @@
  */
 import { plainObjectPlan } from './analyse';
 import type { BuildContext, BuildFn, ClassPlan, ModelInstance, RecordType, TypeSpec } from './plan';
-import { withInstances } from './record';
+import { withEveryKey, withInstances } from './record';
 import { NEEDS_FALLBACK, NOT_CONVERTIBLE, TOO_DEEP, TOO_MANY_KEYS } from './signals';
 
 type Conversion = 'string' | 'number' | 'boolean' | 'date';
@@ -68,7 +68,7 @@ export function transformValue(spec: TypeSpec | undefined, value: unknown, depth
  */
 export function buildRecord(spec: RecordType, value: unknown, depth: number, cx: BuildContext): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  const copy = plain(value, depth, cx);
+  const copy = withEveryKey(plain(value, depth, cx), value);
   const plan = spec.plan;
   if (plan === undefined) return copy;
   const build = cx.resolve(plan).build;
