@@ -22,7 +22,7 @@ describe('socket observability', () => {
   it('logs the upgrade as a request line with status 101 and its route, and a handler failure with the same id', async () => {
     const lines: Line[] = [];
     const logger = pino({}, { write: (chunk: string) => void lines.push(JSON.parse(chunk) as Line) });
-    const app = new TernApp({ logger, openapi: { openapiPath: false } });
+    const app = new TernApp({ logger, requestIdHeader: 'x-request-id', openapi: { openapiPath: false } });
     app.ws('/rooms/{id:int}', {}, {
       message() {
         throw new Error('handler broke');
