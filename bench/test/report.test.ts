@@ -367,3 +367,22 @@ describe('the targets tables', () => {
     for (const t of r.targets) expect(['PASS', 'FAIL', 'n/a']).toContain(t.status);
   });
 });
+
+describe("issue 37's targets", () => {
+  const load = (scenario: ScenarioId, cpu: Record<string, number>): LoadSummary[] =>
+    Object.entries(cpu).map(([server, us]) => summariseLoad(scenario, server, [round(us), round(us)]));
+
+  it('judge a rate limit and a session read against plain Tern, and Redis counting against @fastify/rate-limit', () => {
+    const measured = [
+      ...load('limit', { tern: 10, 'tern-limit': 10.9 }),
+      ...load('session', { tern: 10, 'tern-session': 11.6 }),
+      ...load('limit-redis', { 'tern-limit-redis': 40, 'fastify-limit-redis': 41 }),
+    ];
+    const targets = evaluateTargets(input({ load: measured }));
+    expect(target(targets, 'issue37.limit')).toMatchObject({ group: 'issue 37', status: 'PASS' });
+    expect(target(targets, 'issue37.limit').target).toContain('≤ 1.10× tern CPU/request');
+    expect(target(targets, 'issue37.session').status).toBe('FAIL');
+    expect(target(targets, 'issue37.limit-redis').status).toBe('PASS');
+    expect(target(evaluateTargets(input({ load: [] })), 'issue37.limit').status).toBe('n/a');
+  });
+});

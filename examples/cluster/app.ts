@@ -6,7 +6,8 @@
  */
 import cluster from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TernApp } from '@tern/core';
+import { randomBytes } from 'node:crypto';
+import { session, TernApp, type TernStore } from '@tern/core';
 import { exampleOpenAPI } from '../shared/openapi';
 
 /** The longest `/slow` wait, so a query string cannot hold a worker's shutdown for long. */
@@ -39,9 +40,11 @@ export class Readiness {
  * const { app, readiness } = buildApp();
  * await app.listen({ port: 3000 });
  */
-export function buildApp(options: { closeTimeoutMs?: number } = {}): { app: TernApp; readiness: Readiness } {
+export function buildApp(options: { closeTimeoutMs?: number; store?: TernStore; sessionSecret?: string; rateLimit?: number } = {}): { app: TernApp; readiness: Readiness } {
   const readiness = new Readiness();
   const app = new TernApp({
+    // Rate limits and sessions: redisStore() in the workers when REDIS_URL is set, else memory.
+    store: options.store,
     // close() waits this long for in-flight requests, then cuts what is left.
     server: { closeTimeout: options.closeTimeoutMs ?? 10_000 },
     openapi: exampleOpenAPI({
@@ -69,6 +72,34 @@ export function buildApp(options: { closeTimeoutMs?: number } = {}): { app: Tern
     await sleep(waitedMs);
     return { pid: process.pid, waitedMs };
   });
+
+  // One quota per client across every worker, when they share a Redis.
+  app.get(
+    '/limited',
+    {
+      summary: 'A rate-limited answer',
+      description: 'At most `RATE_LIMIT` requests per minute per client address, counted in the shared store.',
+      tags: ['cluster'],
+      rateLimit: { limit: options.rateLimit ?? 100, window: 60_000 },
+    },
+    async () => ({ pid: process.pid, worker: workerId }),
+  );
+
+  // One session per visitor across every worker, when they share a Redis.
+  app.addMiddleware(session({ secret: options.sessionSecret ?? randomBytes(32).toString('base64url') }));
+  app.post(
+    '/visits',
+    {
+      summary: "Counts this visitor's visits in their session",
+      description: 'Adds one to the `visits` of the session its cookie names, whichever worker answers, when the workers share a Redis.',
+      tags: ['cluster'],
+    },
+    async (req) => {
+      const visits = (req.session.get<number>('visits') ?? 0) + 1;
+      req.session.set('visits', visits);
+      return { visits, pid: process.pid };
+    },
+  );
 
   app.get('/healthz', { excludeFromSchema: true }, async () => ({ status: 'ok' }));
   app.get('/readyz', { excludeFromSchema: true }, async (_req, res) =>

@@ -8,6 +8,12 @@ import cluster, { type Worker } from 'node:cluster';
 import { SHUTDOWN_MESSAGE } from './shutdown-message';
 
 /**
+ * What a Tern worker sends at startup when its rate limits or sessions live in `memoryStore()`
+ * (`MEMORY_STORE_MESSAGE` of @tern/core, written out so the primary never loads the framework).
+ */
+const MEMORY_STORE_MESSAGE = 'tern:memory-store';
+
+/**
  * How restarts slow down when workers keep dying.
  *
  * @example
@@ -86,6 +92,19 @@ export function runPrimary(options: PrimaryOptions): void {
     log(`primary ${process.pid}: all workers exited`);
     process.exit(failedShutdown ? 1 : 0);
   };
+
+  // With more than one worker, state kept in each worker's memory splits: four workers allow four
+  // times a rate limit, and a session exists only in the worker that made it. Said once.
+  let warnedAboutMemory = false;
+  cluster.on('message', (worker, message: { type?: unknown; uses?: unknown }) => {
+    if (message?.type !== MEMORY_STORE_MESSAGE || options.workers < 2 || warnedAboutMemory) return;
+    warnedAboutMemory = true;
+    const uses = Array.isArray(message.uses) ? message.uses.join(' and ') : 'rate limits or sessions';
+    log(
+      `warning: ${options.workers} workers, but ${uses} use memoryStore(): each worker keeps its own counts and sessions. ` +
+        'Give the app a shared store: new TernApp({ store: redisStore({ url: process.env.REDIS_URL }) }) (docs/store.md).',
+    );
+  });
 
   cluster.on('listening', (worker, address) => {
     log(`worker ${worker.process.pid} listening on ${address.address}:${address.port}`);

@@ -23,6 +23,20 @@ export interface ClusterSettings {
   drainDelayMs: number;
   /** Time the primary waits for every worker before killing the rest (`SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs: number;
+  /**
+   * The Redis every worker shares rate limits and sessions through (`REDIS_URL`); without it each
+   * worker keeps its own in memory, and the primary warns when there are several.
+   */
+  redisUrl?: string;
+  /** Put before the app's Redis keys (`REDIS_KEY_PREFIX`, default `cluster:`). */
+  redisKeyPrefix: string;
+  /** Requests a client may make to `/limited` per minute, across every worker (`RATE_LIMIT`, default 100). */
+  rateLimit: number;
+  /**
+   * Signs session cookies (`SESSION_SECRET`, 32 characters or more). Every worker needs the same one:
+   * without it, `main.ts` draws one per start of the cluster and hands it to the workers.
+   */
+  sessionSecret?: string;
 }
 
 /**
@@ -46,6 +60,10 @@ export function readSettings(env: NodeJS.ProcessEnv, cpus: number = availablePar
     // A worker gives up on its own after drain + close; the primary waits a little longer so a
     // worker that bounded itself is never killed first.
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', drainDelayMs + closeTimeoutMs + 2_000),
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'cluster:',
+    rateLimit: Math.max(1, integer(env, 'RATE_LIMIT', 100)),
+    sessionSecret: env.SESSION_SECRET || undefined,
   };
 }
 

@@ -5,13 +5,15 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redisStore } from '@tern/core';
 import { buildApp } from './app';
 import { readSettings } from './settings';
 import { isShutdownMessage } from './shutdown-message';
 
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  const { app, readiness } = buildApp({ closeTimeoutMs: settings.closeTimeoutMs });
+  const store = settings.redisUrl ? redisStore({ url: settings.redisUrl, keyPrefix: settings.redisKeyPrefix }) : undefined;
+  const { app, readiness } = buildApp({ closeTimeoutMs: settings.closeTimeoutMs, store, sessionSecret: settings.sessionSecret, rateLimit: settings.rateLimit });
   const listening = app.listen({ port: settings.port, host: settings.host });
 
   let closing = false;

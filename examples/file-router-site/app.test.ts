@@ -31,6 +31,9 @@ describe('file-router site', () => {
       'GET /contact contact',
       'POST /contact contact.send',
       'GET /contact/thanks contact.thanks',
+      'GET /login login',
+      'POST /login login.check',
+      'POST /logout logout',
     ]);
     expect(app.urlFor('blog.post', { slug: 'hello-tern' })).toBe('/blog/hello-tern');
   });
@@ -180,8 +183,9 @@ describe('file-router site', () => {
 
       const thanks = await app.inject({ url: '/contact/thanks', headers: { ...BROWSER, cookie: cookiesOf(page, sent) } });
       expect(thanks.body).toContain('<p class="flash flash-success">Thanks, Ada &lt;Lovelace&gt;! We will answer at ada@example.com.</p>');
-      expect(thanks.cookies.find((c) => c.name === 'tern_flash')?.maxAge).toBe(0);
-      const again = await app.inject({ url: '/contact/thanks', headers: BROWSER });
+      // The message waited in the session: no flash cookie to replay.
+      expect([...sent.cookies, ...thanks.cookies].map((c) => c.name)).not.toContain('tern_flash');
+      const again = await app.inject({ url: '/contact/thanks', headers: { ...BROWSER, cookie: cookiesOf(page, sent) } });
       expect(again.body).toContain('<p>Your message was sent.</p>');
     });
 
@@ -197,6 +201,60 @@ describe('file-router site', () => {
       expect(forged.body).toContain('<h1>Request refused</h1>');
       const fromScript = await app.inject({ method: 'POST', url: '/contact', headers: { 'content-type': FORM }, payload: 'name=x' });
       expect(fromScript.json()).toMatchObject({ status: 403, code: 'TERN_CSRF_INVALID' });
+    });
+  });
+
+  describe('signing in', () => {
+    async function signIn(password: string, cookie?: string) {
+      const form = await app.inject({ url: '/login', headers: { ...BROWSER, ...(cookie ? { cookie } : {}) } });
+      const token = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] as string;
+      const jar = cookie ?? cookiesOf(form);
+      const answer = await app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { ...BROWSER, cookie: jar, 'content-type': FORM },
+        payload: new URLSearchParams({ _csrf: token, login: 'ada', password }).toString(),
+      });
+      return { form, answer, jar };
+    }
+
+    it('keeps the author in a server-side session: a new session id on sign-in, gone on sign-out', async () => {
+      const { form, answer } = await signIn('correct horse battery staple');
+      expect([answer.statusCode, answer.headers.location]).toEqual([303, '/']);
+      const before = form.cookies.find((c) => c.name === 'tern_session')?.value;
+      const after = answer.cookies.find((c) => c.name === 'tern_session');
+      expect(after).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+      // regenerate(): the id from before sign-in does not carry the author.
+      expect(after?.value.split('.')[0]).not.toBe(before?.split('.')[0]);
+      // The cookie is an id and its signature: nothing an author could edit to become another.
+      expect(after?.value).toMatch(/^[\w-]+\.[\w-]+$/);
+      const cookie = `tern_session=${after?.value}`;
+      const home = await app.inject({ url: '/', headers: { ...BROWSER, cookie } });
+      expect(home.body).toContain('<span>Ada</span> <button type="submit">Sign out</button>');
+      expect((await app.inject({ url: '/', headers: { ...BROWSER, cookie: `tern_session=${before}` } })).body).toContain('>Sign in</a>');
+
+      const token = /name="_csrf" value="([^"]+)"/.exec(home.body)?.[1] as string;
+      const out = await app.inject({ method: 'POST', url: '/logout', headers: { ...BROWSER, cookie, 'content-type': FORM }, payload: `_csrf=${encodeURIComponent(token)}` });
+      expect(out.statusCode).toBe(303);
+      expect(out.cookies.find((c) => c.name === 'tern_session')).toMatchObject({ value: '', maxAge: 0 });
+      expect((await app.inject({ url: '/', headers: { ...BROWSER, cookie } })).body).toContain('>Sign in</a>');
+    });
+
+    it('shows the form again for a wrong password, and answers 429 after five tries a minute', async () => {
+      const site = buildApp();
+      const original = app;
+      app = site;
+      try {
+        const first = await signIn('wrong');
+        expect(first.answer.statusCode).toBe(401);
+        expect(first.answer.body).toContain('That name and password do not match.');
+        for (let i = 0; i < 4; i++) await signIn('wrong', first.jar);
+        const limited = await signIn('correct horse battery staple', first.jar);
+        expect(limited.answer.statusCode).toBe(429);
+        expect(limited.answer.headers['retry-after']).toMatch(/^\d+$/);
+      } finally {
+        app = original;
+      }
     });
   });
 });

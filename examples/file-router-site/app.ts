@@ -6,6 +6,8 @@
  *   routes/about/route.ts                 GET /about                about page
  *   routes/contact/route.ts               GET, POST /contact        contact form (re-rendered on 422, CSRF-protected)
  *   routes/contact/thanks/route.ts        GET /contact/thanks       greets the sender (flash message)
+ *   routes/login/route.ts                 GET, POST /login          sign-in form (a session, rate-limited)
+ *   routes/logout/route.ts                POST /logout              ends the session
  *   routes/blog/{slug:slug}/route.ts      GET /blog/{slug:slug}     one post
  *   routes/api/route.ts                   GET /api                  API index
  *   routes/api/posts/route.ts             GET, POST /api/posts
@@ -14,9 +16,10 @@
  * Browsers get HTML error pages (templates/404.html, 403.html, error.html); the API and other
  * clients get problem+json. `/about/` redirects to `/about`.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { csrf, MakeConfig, serveStatic, TernApp } from '@tern/core';
+import { csrf, MakeConfig, serveStatic, session, TernApp, type TernStore } from '@tern/core';
 import { configureTemplates, FileRouter } from '@tern/file-router';
 import { exampleOpenAPI } from '../shared/openapi';
 
@@ -34,6 +37,10 @@ export interface SiteOptions {
   autoReload?: boolean;
   /** Signs the CSRF and flash cookies; set it (from the environment) when several processes serve the site. */
   secret?: string;
+  /** Signs the session cookie (32 characters or more); default one drawn per process. */
+  sessionSecret?: string;
+  /** Where sessions and the sign-in rate limit live (default memory; `redisStore()` for several processes). */
+  store?: TernStore;
 }
 
 export function buildApp(options: SiteOptions = {}): TernApp {
@@ -42,6 +49,7 @@ export function buildApp(options: SiteOptions = {}): TernApp {
     // Pages (render() routes, formTemplate routes) and unmatched paths answer browsers with these.
     errorPages: { 403: '403.html', 404: '404.html', default: 'error.html' },
     trailingSlash: 'redirect',
+    store: options.store,
     openapi: exampleOpenAPI({
       title: 'Tern Notes API',
       description: 'The JSON API beside the notes site (its HTML pages are not part of the document).',
@@ -57,6 +65,13 @@ export function buildApp(options: SiteOptions = {}): TernApp {
   templates.addGlobal('urlFor', (name: string, params?: Record<string, unknown>) => app.urlFor(name, params));
   templates.addGlobal('siteName', 'Tern Notes');
 
+  // Signed-in authors are remembered in a server-side session (the cookie holds only its id);
+  // every page's template sees `author`. Before csrf(), which then ties its tokens to the session.
+  app.addMiddleware(session({ secret: options.sessionSecret ?? randomBytes(32).toString('base64url') }));
+  app.addMiddleware(async (req, res, next) => {
+    res.locals.author = req.session.get<string>('author');
+    return next();
+  });
   // Forms need a token from this site's own pages. The JSON API takes no cookies (a real one
   // would use bearer tokens), so a forged cross-site request could not act as anybody there.
   app.addMiddleware(csrf({ ignore: (req) => req.path === '/api' || req.path.startsWith('/api/') }));

@@ -11,6 +11,7 @@ import { PEOPLE_PATH, expectedPeople } from '../shared/people';
 import { exampleUrl, fillerBody, fillerRoutes } from '../shared/routes';
 import { STATIC_SIZE, STATIC_URL, staticBytes } from '../shared/static-file';
 import { expectedUsers, USERS_PATH } from '../shared/users';
+import { SESSION_COOKIE } from '../shared/store-bench';
 import type { ScenarioId } from './scenarios';
 
 interface Reply {
@@ -20,7 +21,7 @@ interface Reply {
   bytes: Buffer;
 }
 
-export function request(port: number, host: string, method: string, path: string, body?: string): Promise<Reply> {
+export function request(port: number, host: string, method: string, path: string, body?: string, extraHeaders: Record<string, string> = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -29,7 +30,7 @@ export function request(port: number, host: string, method: string, path: string
         method,
         path,
         agent: false,
-        headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { ...extraHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }) },
         timeout: 5000,
       },
       (res) => {
@@ -141,6 +142,25 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       // The hello answer, from the logging servers; Tern's also carries the request id it logged.
       const r = await request(port, host, 'GET', '/');
       expectJson(r, 200, { hello: 'world' }, 'GET / (logger on)');
+      return;
+    }
+    case 'limit': {
+      // tern-limit counts this request (the limit is never reached) and says so in its headers.
+      const r = await request(port, host, 'GET', '/');
+      expectJson(r, 200, { hello: 'world' }, 'GET / (rate-limited)');
+      expect(r.headers.ratelimit === undefined || /^"default";r=\d+;t=\d+$/.test(String(r.headers.ratelimit)), `GET /: RateLimit header ${r.headers.ratelimit}`);
+      return;
+    }
+    case 'session': {
+      // tern-session's greeting comes only from the stored session the cookie names.
+      expectJson(await request(port, host, 'GET', '/', undefined, { cookie: SESSION_COOKIE }), 200, { hello: 'world' }, 'GET / (session cookie)');
+      return;
+    }
+    case 'limit-redis': {
+      // Both servers count in Redis: each answers with its limit headers.
+      const r = await request(port, host, 'GET', '/');
+      expectJson(r, 200, { hello: 'world' }, 'GET / (rate-limited in Redis)');
+      expect(r.headers.ratelimit !== undefined || r.headers['x-ratelimit-remaining'] !== undefined, 'GET /: no rate-limit header, so nothing was counted');
       return;
     }
     case 'file': {

@@ -48,7 +48,14 @@ export const SERVER_MODULES: Record<string, string> = {
   'tern-controller': 'tern-controller',
   'fastify-log': 'fastify-log',
   'tern-log': 'tern-log',
+  'tern-limit': 'tern-limit',
+  'tern-session': 'tern-session',
+  'tern-limit-redis': 'tern-limit-redis',
+  'fastify-limit-redis': 'fastify-limit-redis',
 };
+
+/** Servers that exist for one scenario only (9, 11–13): never part of a default server list. */
+const SCENARIO_ONLY = new Set(['fastify-log', 'tern-log', 'tern-limit', 'tern-session', 'tern-limit-redis', 'fastify-limit-redis']);
 
 /**
  * The startup scenario's processes (issue 27): each registers the same N `/rI/mJ/{id}` routes
@@ -76,5 +83,5 @@ export const STARTUP_SERVERS: Record<string, StartupServer> = {
 /** The startup row every other is divided by. */
 export const STARTUP_FLOOR = 'node-bare';
 
-/** The servers of a default run; the `-log` ones join only for scenario 9 (see SCENARIO_SERVERS). */
-export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !name.endsWith('-log'));
+/** The servers of a default run; the scenario-only ones join only for their scenario (see SCENARIO_SERVERS). */
+export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !SCENARIO_ONLY.has(name));

@@ -139,7 +139,7 @@ export interface TargetCheck {
   /** Stable name, for tests and for comparing runs: `issue27.hello`, `kept.5.controller`… */
   id: string;
   /** `issue 27`: what issue 27 judges; `kept`: the bench's earlier targets, still checked. */
-  group: 'issue 27' | 'kept';
+  group: 'issue 27' | 'issue 37' | 'kept';
   target: string;
   measured: string;
   status: 'PASS' | 'FAIL' | 'n/a';
@@ -179,7 +179,7 @@ export interface Report {
   pairs: PairComparison[];
   controller: ControllerComparison[];
   startup: StartupSummary[];
-  /** The socket scenarios (11. echo, 12. broadcast), with their own judged ratios. */
+  /** The socket scenarios (14. echo, 15. broadcast), with their own judged ratios. */
   sockets?: SocketResult[];
   skipped: Skip[];
   targets: TargetCheck[];
@@ -488,8 +488,28 @@ export function evaluateTargets(input: TargetInput): TargetCheck[] {
       status: !Number.isFinite(cpu) ? 'n/a' : cpu <= 1.0 ? 'PASS' : 'FAIL',
     });
   }
+  // Issue 37: what a rate limit and a session read cost, and Redis counting against Fastify's.
+  for (const [scenario, server, baseline, limit, what] of STORE_TARGETS) {
+    const s = find(load, scenario, server);
+    const b = find(load, scenario, baseline);
+    const cpu = ratio(s?.cpuUsPerReq, b?.cpuUsPerReq);
+    out.push({
+      id: `issue37.${scenario}`,
+      group: 'issue 37',
+      target: `${what}: ${server} ≤ ${limit.toFixed(2)}× ${baseline} CPU/request`,
+      measured: `${fmtRatio(cpu)} CPU/req, ${fmtRatio(ratio(s?.rps, b?.rps))} req/s`,
+      status: !Number.isFinite(cpu) ? 'n/a' : cpu <= limit ? 'PASS' : 'FAIL',
+    });
+  }
   return out;
 }
+
+/** Issue 37's targets: scenario, the server judged, its baseline, the CPU/request limit, what it is. */
+const STORE_TARGETS: ReadonlyArray<readonly [ScenarioId, string, string, number, string]> = [
+  ['limit', 'tern-limit', 'tern', 1.1, '11. limit: S1 with rateLimit on memoryStore()'],
+  ['session', 'tern-session', 'tern', 1.15, '12. session: S1 with a session read on memoryStore()'],
+  ['limit-redis', 'tern-limit-redis', 'fastify-limit-redis', 1.0, '13. limit-redis: rateLimit on redisStore() against @fastify/rate-limit on the same Redis'],
+];
 
 /** Issue 27's table: Tern ÷ Fastify with response schemas and ÷ raw node:http, per scenario. */
 function issueSection(report: Report): string[] {
@@ -654,6 +674,7 @@ export function toMarkdown(report: Report): string {
 
   const groups: Array<[TargetCheck['group'], string]> = [
     ['issue 27', '## Targets (Tern): issue 27'],
+    ['issue 37', '## Targets (Tern): issue 37, rate limits and sessions'],
     ['kept', '## Targets (Tern): earlier targets, against Fastify as shipped'],
   ];
   for (const [group, title] of groups) {

@@ -1,10 +1,11 @@
 /** The benchmark scenarios and how autocannon loads each one. */
 import { ITEM_JSON, ROUTE_URL } from '../shared/payload';
+import { SESSION_COOKIE } from '../shared/store-bench';
 import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis';
 export type ReportId = ScenarioId | 'controller' | 'startup' | 'echo' | 'broadcast';
 
 export interface LoadScenario {
@@ -91,13 +92,45 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/',
     servers: ['fastify-log', 'tern-log'],
   },
+  {
+    id: 'limit',
+    number: 11,
+    title: 'GET / → {"hello":"world"} with an app-wide rateLimit on memoryStore() (tern-limit), against plain Tern',
+    method: 'GET',
+    path: '/',
+    servers: ['tern', 'tern-limit'],
+  },
+  {
+    id: 'session',
+    number: 12,
+    title: 'GET / answered from a session read (session() on memoryStore(), a fixed signed cookie; tern-session), against plain Tern',
+    method: 'GET',
+    path: '/',
+    headers: { cookie: SESSION_COOKIE },
+    servers: ['tern', 'tern-session'],
+  },
+  {
+    id: 'limit-redis',
+    number: 13,
+    title: 'GET / rate-limited in a local Redis: Tern rateLimit on redisStore() against @fastify/rate-limit (REDIS_URL or REDIS_TEST_URL)',
+    method: 'GET',
+    path: '/',
+    servers: ['tern-limit-redis', 'fastify-limit-redis'],
+  },
 ];
 
 /**
  * Servers that exist for one scenario only (the same app with a logger on): started only when
  * that scenario runs, and measured in it alone.
  */
-export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log' };
+export const SCENARIO_SERVERS: Record<string, ScenarioId> = {
+  'fastify-log': 'log',
+  'tern-log': 'log',
+  'tern-limit': 'limit',
+  'tern-session': 'session',
+  'tern-limit-redis': 'limit-redis',
+  'fastify-limit-redis': 'limit-redis',
+};
 
 /** Names accepted by --only, numbers included (1–10). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
@@ -127,8 +160,16 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '10': 'people',
   people: 'people',
   entities: 'people',
-  '11': 'echo',
+  '11': 'limit',
+  limit: 'limit',
+  'rate-limit': 'limit',
+  '12': 'session',
+  session: 'session',
+  '13': 'limit-redis',
+  'limit-redis': 'limit-redis',
+  redis: 'limit-redis',
+  '14': 'echo',
   echo: 'echo',
-  '12': 'broadcast',
+  '15': 'broadcast',
   broadcast: 'broadcast',
 };

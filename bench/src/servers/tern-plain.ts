@@ -3,7 +3,7 @@
  * The body is validated by the class-validator model of shared/item-dto.ts (`requestModel`).
  */
 import 'reflect-metadata';
-import { TernApp, type TernAppOptions } from '@tern/core';
+import { TernApp, type Handler, type Middleware, type TernAppOptions } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
@@ -13,9 +13,21 @@ import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
 import { layer1, layer2, layer3 } from './tern-middleware';
 import type { RunningServer, ServerOptions, StartServer } from './types';
 
-/** Tern with the bench's routes; `appOptions` (a logger for scenario 9) as given, defaults otherwise. */
-export async function startTern(options: ServerOptions, appOptions: TernAppOptions = {}): Promise<RunningServer> {
+/** What a scenario's variant of this server changes besides the app's options (scenario 12: a session read). */
+export interface TernVariant {
+  /** App middleware, added before the routes. */
+  middleware?: Middleware[];
+  /** The handler of GET / (default `{ hello: 'world' }`). */
+  hello?: Handler;
+}
+
+/**
+ * Tern with the bench's routes; `appOptions` (a logger for scenario 9, a rate limit for 11) as
+ * given, defaults otherwise.
+ */
+export async function startTern(options: ServerOptions, appOptions: TernAppOptions = {}, variant: TernVariant = {}): Promise<RunningServer> {
   const app = new TernApp(appOptions);
+  for (const middleware of variant.middleware ?? []) app.addMiddleware(middleware);
 
   const [before, after] = splitFillers(options.fillers);
   const addFillers = (routes: FillerRoute[]) => {
@@ -27,7 +39,7 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
 
   addFillers(before);
 
-  app.get('/', async () => ({ hello: 'world' }));
+  app.get('/', variant.hello ?? (async () => ({ hello: 'world' })));
 
   app.get('/users/{id:int}/posts/{slug:slug}', async (_req, _res, { id, slug }) => ({ id, slug }));
 

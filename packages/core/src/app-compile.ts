@@ -43,6 +43,10 @@ import { SocketHub } from './realtime/hub';
 import { socketLimits } from './realtime/limits';
 import { serveSockets } from './realtime/serve';
 import type { InheritedRouteOptions } from './routing/types';
+import { isMemoryStore, memoryStore } from './store/memory-store';
+import { bindSessionStores } from './middleware/session';
+import { MEMORY_STORE_MESSAGE, tellClusterPrimary } from './lifecycle/cluster-notice';
+import type { TernStore } from './store/store';
 
 /** A function `app.onReady` runs with the app's own routes once every route is compiled. */
 export type ReadyHook = (routes: readonly RouteInfo[]) => void;
@@ -81,11 +85,12 @@ export function appParts(options: TernAppOptions): AppParts {
   const logging = setUpLogging(options.logger, options.requestIdHeader, options.log);
   const exceptions = new ExceptionHandlers(logging.failures, config.debug);
   exceptions.errorPages = checkErrorPages(options.errorPages);
-  const store = options.store;
+  const store = checkStore(options.store);
   return {
     sockets: new SocketHub(socketLimits(options.websocket), () => store, (err) => exceptions.reportFailure('a realtime room', err)),
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     pageHeaders: pageHeaders(options.pageHeaders),
+    store,
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -117,6 +122,16 @@ export function compileRoutes(declarations: readonly Declaration[], parts: AppPa
 /** The app's model settings: what routes and controllers compile their models with. */
 function modelSettings(parts: AppParts) {
   return { modelCompiler: parts.modelCompiler, forbidUnknownProperties: parts.config.forbidUnknownProperties, checkModel: parts.checkModel };
+}
+
+/** `new TernApp({ store })`: something with the store's methods (default a fresh `memoryStore()`). */
+function checkStore(store: TernStore | undefined): TernStore {
+  if (store === undefined) return memoryStore();
+  const methods = ['increment', 'get', 'set', 'delete', 'publish', 'subscribe', 'ping', 'close'] as const;
+  if (typeof store !== 'object' || store === null || !methods.every((name) => typeof store[name] === 'function')) {
+    throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp({ store }) expects a store such as memoryStore() or redisStore({ url }), with ${methods.join(', ')}.`);
+  }
+  return store;
 }
 
 /** `new TernApp({ prefix })`: a static path, kept as given without its trailing slashes. */
@@ -152,9 +167,24 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
     report: (err, req) => parts.exceptions.report(err, req.raw),
   });
   if (serving.pipeline.upgrade) serving.pipeline.sockets = parts.sockets;
+  useStore(routes, parts);
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));
   return serving;
+}
+
+/**
+ * Hands the app's store to its `session()` middleware and, in a cluster worker whose rate limits
+ * or sessions sit in `memoryStore()`, tells the primary (which warns when it runs several workers:
+ * each would count and keep sessions on its own).
+ */
+function useStore(routes: readonly CompiledRoute[], parts: AppParts): void {
+  const middleware = new Set([...parts.appMiddleware, ...routes.flatMap((route) => route.middleware)]);
+  const sessions = bindSessionStores(middleware, { store: parts.store, report: (what, err) => parts.exceptions.reportFailure(what, err) });
+  const limited = routes.filter((route) => route.spec.rateLimit).length;
+  if (!isMemoryStore(parts.store) || (!sessions && limited === 0)) return;
+  const uses = [...(limited > 0 ? [`rateLimit on ${limited} route(s)`] : []), ...(sessions ? ['session()'] : [])];
+  tellClusterPrimary({ type: MEMORY_STORE_MESSAGE, pid: process.pid, uses });
 }
 
 /**

@@ -17,7 +17,7 @@ import type { AppRouteOptions, InheritedRouteOptions } from './routing/types';
 
 /**
  * What `new TernApp()` takes: the app's own settings, and the route options every route of the
- * app inherits (`AppRouteOptions`: `security`, `responses`), the outermost level of the route
+ * app inherits (`AppRouteOptions`: `security`, `responses`, `rateLimit`), the outermost level of the route
  * options table's inheritance (app → routers/groups → controller → route).
  *
  * @example
@@ -122,11 +122,6 @@ export interface TernAppOptions extends AppRouteOptions {
    */
   websocket?: WebSocketOptions;
   /**
-   * Where cross-process state lives: realtime rooms (a publish reaches the room's sockets in every
-   * process sharing the store). Without one, rooms reach this app's sockets only.
-   */
-  store?: TernStore;
-  /**
    * The security headers of every HTML response (`res.render()`, `res.html()`: pages, error pages,
    * re-rendered forms): `X-Content-Type-Options: nosniff` and anti-framing (CSP
    * `frame-ancestors 'none'` with `X-Frame-Options: DENY`) by default. A header the app set
@@ -136,6 +131,15 @@ export interface TernAppOptions extends AppRouteOptions {
    * new TernApp({ pageHeaders: { frameAncestors: ["'self'"] } });   // CSP frame-ancestors 'self', X-Frame-Options: SAMEORIGIN
    */
   pageHeaders?: PageHeadersOptions | false;
+  /**
+   * Where rate-limit counters, sessions and realtime rooms live: `memoryStore()` (default: this process only) or
+   * `redisStore({ url })`, shared by every worker and machine using the same Redis. `app.close()`
+   * closes it. See docs/store.md.
+   *
+   * @example
+   * new TernApp({ store: redisStore({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }) });
+   */
+  store?: TernStore;
 }
 
 /** Options of `registerControllers`. */
@@ -175,10 +179,11 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   errorPages: checkedWhereUsed,
   trailingSlash: checkedWhereUsed,
   websocket: object,
-  store: object,
   pageHeaders: checkedWhereUsed,
+  store: checkedWhereUsed,
   security: routeOption,
   responses: routeOption,
+  rateLimit: routeOption,
 };
 
 const APP_OPTION_NAMES = Object.keys(APP_OPTIONS);

@@ -15,6 +15,7 @@ import { buildUrl } from './routing/url';
 import { ServerRunner, type CloseHook } from './lifecycle/server-runner';
 import { injectRequest, type InjectOptions, type InjectResponse } from './testing/inject';
 import type { ModelCompiler } from './validation/model-compiler';
+import type { TernStore } from './store/store';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 import { announceFirstReady } from './lifecycle/first-ready';
 import { upgradeListener } from './realtime/serve';
@@ -45,6 +46,11 @@ export class TernApp extends RouteDeclarer {
   readonly openapiConfig: OpenAPIConfig;
   /** Compiles request models at `ready()` and describes them in the document. */
   readonly modelCompiler: ModelCompiler;
+  /**
+   * The app's store (`new TernApp({ store })`, default `memoryStore()`): rate limits and sessions
+   * live there; `app.close()` closes it. A readiness probe can ask it: `await app.store.ping()`.
+   */
+  readonly store: TernStore;
 
   /** Options normalised, and the middleware, hooks and exception handlers `ready()` compiles in. */
   private readonly parts: AppParts;
@@ -57,8 +63,10 @@ export class TernApp extends RouteDeclarer {
   constructor(options: TernAppOptions = {}) {
     super();
     this.parts = appParts(options);
-    ({ config: this.config, openapiConfig: this.openapiConfig, modelCompiler: this.modelCompiler } = this.parts);
+    ({ config: this.config, openapiConfig: this.openapiConfig, modelCompiler: this.modelCompiler, store: this.store } = this.parts);
     this.runner = new ServerRunner(options.server ?? {}, (what, err) => this.parts.exceptions.reportFailure(what, err));
+    // Registered first, so it runs after every onClose hook the app adds (they may still use it).
+    this.runner.onClose(() => this.store.close());
   }
 
   /** `checkContract` mutes reports of unexpected errors while it shrinks a failure it reported once. */

@@ -43,6 +43,7 @@ export type {
   ResponseSchema,
   ResponseShape,
   RouteOptions,
+  RateLimitOptions,
   SecurityRequirement,
   SocketHandlers,
   SocketOptions,
@@ -50,7 +51,6 @@ export type {
   TernSocket,
 } from './routing';
 export type { WebSocketOptions } from './realtime/limits';
-export type { TernStore } from './store/store';
 export {
   Convertor,
   StringConvertor,
@@ -94,6 +94,13 @@ export { csrf } from './middleware/csrf';
 export { assetUrl } from './middleware/asset-manifest';
 export type { CsrfOptions } from './middleware/csrf';
 export type { FlashMessage } from './http/flash';
+export { memoryStore, redisStore } from './store';
+export type { TernStore, RedisStoreOptions } from './store';
+export { session } from './middleware/session';
+export type { SessionOptions } from './middleware/session';
+export type { Session } from './http/session';
+export { MEMORY_STORE_MESSAGE } from './lifecycle/cluster-notice';
+export type { MemoryStoreNotice } from './lifecycle/cluster-notice';
 export type { ErrorPages } from './pipeline/error-pages';
 export type { TrailingSlash } from './pipeline/trailing-slash';
 export type { PageHeadersOptions } from './http/page-headers';

@@ -40,6 +40,7 @@ const SAMPLES: { [K in InheritedOptionName]: { outer: RouteOptions[K]; inner: Ro
   excludeFromSchema: { outer: true, inner: false, both: true },
   responseFiltering: { outer: false, inner: true, both: true },
   forbidUnknownProperties: { outer: true, inner: false, both: false },
+  rateLimit: { outer: { limit: 5, window: 60_000, key: 'ip', onStoreError: 'fail' }, inner: false, both: false },
 };
 
 type Style = (outer: Record<string, unknown>, inner: Record<string, unknown>) => TernApp;

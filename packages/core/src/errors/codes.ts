@@ -66,6 +66,8 @@ const table = {
   TERN_PRECONDITION_FAILED: { kind: 'request', status: 412, meaning: 'If-Match or If-Unmodified-Since does not hold for the file.' },
   TERN_CSRF_INVALID: { kind: 'request', status: 403, meaning: 'csrf(): an unsafe request without a valid token, or sent from another site.' },
   TERN_FILE_CHANGING: { kind: 'request', status: 503, meaning: 'res.file() or serveStatic(): the file was replaced twice while it was being checked.' },
+  TERN_RATE_LIMITED: { kind: 'request', status: 429, meaning: "The client passed the route's rateLimit for this window." },
+  TERN_STORE_UNAVAILABLE: { kind: 'request', status: 503, meaning: "The app's store failed or timed out and the request needs it (a rate limit, a session)." },
 
   // Thrown at startup (TernError), by app.ready() or the declaring call.
   TERN_ROUTE_CONFLICT: { kind: 'startup', meaning: 'Two routes share a method and path shape, or a full name.' },
@@ -112,10 +114,13 @@ const table = {
   TERN_EMPTY_MODEL: { kind: 'startup', meaning: 'A request model has no property its model compiler accepts, e.g. no class-validator rule (with strictModels on).' },
   TERN_LOGGER_UNAVAILABLE: { kind: 'startup', meaning: "new TernApp({ logger: true }) cannot load pino (an optional peer): install it or pass a logger." },
   TERN_CONTRACT_VIOLATION: { kind: 'startup', meaning: 'checkContract found an answer the OpenAPI document does not allow.' },
+  TERN_STORE_DEPENDENCY: { kind: 'startup', meaning: "redisStore() cannot load ioredis (an optional peer): install it." },
   TERN_CONTRACT_DEPENDENCY: { kind: 'startup', meaning: 'checkContract needs fast-check, ajv and ajv-formats installed.' },
 
   // Thrown while serving a request (TernError, answered 500).
   TERN_UNDECLARED_RESPONSE_STATUS: { kind: 'serving', meaning: 'A route that declares response models sent JSON with a success status none covers (answered 500).' },
+  TERN_STORE_COMMAND_FAILED: { kind: 'serving', meaning: 'A store command failed or passed its commandTimeout (Redis unreachable, or the store closed).' },
+  TERN_NO_SESSION: { kind: 'serving', meaning: 'req.session was read on a request no session() middleware ran for.' },
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
   TERN_RESPONSE_TOO_DEEP: { kind: 'serving', meaning: 'A response nests declared objects and arrays deeper than the serializer writes (1000 levels).' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },

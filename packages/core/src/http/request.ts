@@ -9,6 +9,8 @@ import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
 import { readFlashes, type FlashMessage } from './flash';
 import { signingKey } from './signing';
+import { SESSION, type Session, type SessionState } from './session';
+import { TernError } from '../errors/tern-error';
 import { assertJsonContentType, assertMediaType, FORM_TYPE } from './media-type';
 import { readMultipart, type MultipartBody } from './multipart';
 import { resolveLimits, type MultipartOptions, type ResolvedLimits } from './multipart-limits';
@@ -89,6 +91,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   declare [RAW_RESPONSE]?: ServerResponse;
   /** The flash cookie as read by `flashes` (the pipeline clears it once read). @internal */
   declare flashState?: { messages: FlashMessage[]; hadCookie: boolean };
+  /** Set by the `session()` middleware. Declared, not initialised: requests without sessions carry nothing. @internal */
+  declare [SESSION]?: SessionState;
   /** One slot for the other body readers' state, so a JSON request carries one field, not four. */
   private bodyReads?: BodyReads;
   /**
@@ -366,7 +370,24 @@ export class TernRequest<P = Record<string, UntypedParam>> {
    * export const get = render('thanks.html', async (req) => ({ flashes: req.flashes }));
    */
   get flashes(): readonly FlashMessage[] {
-    return (this.flashState ??= readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+    // With a session, flashes live in it: nothing in a cookie to replay.
+    return (this.flashState ??= this[SESSION]?.takeFlashes() ?? readFlashes(this.raw.headers.cookie, flashKey(this.limits))).messages;
+  }
+
+  /**
+   * The visitor's server-side session, kept in the app's store (see docs/sessions.md). Needs the
+   * `session()` middleware in front of the route; without it, reading this throws `TERN_NO_SESSION`.
+   *
+   * @example
+   * app.addMiddleware(session({ secret: process.env.SESSION_SECRET }));
+   * app.get('/cart', async (req) => ({ items: req.session.get<string[]>('cart') ?? [] }));
+   */
+  get session(): Session {
+    const session = this[SESSION];
+    if (session === undefined) {
+      throw new TernError('TERN_NO_SESSION', 'req.session needs the session() middleware: app.addMiddleware(session({ secret })) before the routes that use it.');
+    }
+    return session;
   }
 
   /**

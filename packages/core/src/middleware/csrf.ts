@@ -3,7 +3,9 @@
  * random token, signed with the app's secret, lives in a `SameSite=Lax`, `HttpOnly` cookie; the
  * site's own pages put the same token in their forms (`{{ csrfField() }}`) or send it in a
  * header. An unsafe request passes only when the two agree and the signature holds, and never
- * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`).
+ * when the browser says it comes from another site (`Sec-Fetch-Site`, `Origin`). Behind
+ * `session()`, the token lives in the visitor's session instead (synchronizer token): a token
+ * is good for that session only, so an attacker's own cookie-and-token pair is worthless.
  */
 import { nodeCrypto } from '../http/node-crypto';
 import { TernTypeError, type HTTPException } from '../errors';
@@ -11,6 +13,7 @@ import { requestError } from '../errors/request-error';
 import { FORM_TYPE, mediaTypeOf, MULTIPART_TYPE } from '../http/media-type';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
+import { SESSION } from '../http/session';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
 
@@ -68,12 +71,22 @@ export function csrf(options: CsrfOptions = {}): Middleware {
   };
 
   return async (req, res, next) => {
+    const ignored = ignore?.(req) === true;
+    // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
+    const mustCheck = req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignored;
+    const session = req[SESSION];
+    if (session !== undefined) {
+      // Made (and stored in the session) only when a page asks for it: JSON routes create no session.
+      Object.defineProperty(res.locals, 'csrfToken', { get: () => session.csrfToken(true), enumerable: true, configurable: true });
+      res.locals.csrfFieldName = fieldName;
+      const release = mustCheck ? await check(req, session.csrfToken(false), "the CSRF token is missing or is not this session's; load the form again") : undefined;
+      return settle(next, release);
+    }
+
     const key = keyFor(req);
     const cookieName = req.protocol === 'https' ? '__Host-tern_csrf' : 'tern_csrf';
     const cookie = req.cookies.get(cookieName);
     const valid = cookie !== undefined && unsign(key, cookie) !== undefined ? cookie : undefined;
-    const ignored = ignore?.(req) === true;
-    let release: (() => void) | undefined;
     // The cookie goes only with a response that used the token (a page with a form), never with
     // static files, JSON or ignored paths: those may be cached and shared.
     const giveCookie = (to: TernResponse) => {
@@ -81,31 +94,43 @@ export function csrf(options: CsrfOptions = {}): Middleware {
     };
     // Before any check: the 403 page, and every error page, can print the form field too.
     const issued = offerToken(res, valid ?? sign(key, nodeCrypto().randomBytes(24).toString('base64url')), fieldName, () => giveCookie(res));
-    // Without a route nothing acts on the request: its 404 or 405 says more than a 403 would.
-    if (req.route !== undefined && !SAFE_METHODS.has(req.method) && !ignored) {
-      if (comesFromAnotherSite(req)) throw refused(req, 'the request was sent from another site');
-      if (valid === undefined) throw refused(req, 'the CSRF cookie is missing or invalid; load the form again');
-      const header = req.headers.get(headerName);
-      const body = header === undefined ? await tokenInBody(req, fieldName) : undefined;
-      const sent = header ?? body?.token;
-      if (sent === undefined || !sameText(sent, valid)) {
-        const err = refused(req, 'the CSRF token is missing or does not match');
-        body?.stop?.(err);
-        throw err;
-      }
-      release = body?.release;
+    let release: (() => void) | undefined;
+    if (mustCheck) {
+      release = await check(req, valid, valid === undefined ? 'the CSRF cookie is missing or invalid; load the form again' : 'the CSRF token is missing or does not match');
     }
-    let response: TernResponse;
-    try {
-      response = await next();
-    } finally {
-      // A handler that never read the rest of a multipart body leaves it to drain, not to be held.
-      release?.();
-    }
+    const response = await settle(next, release);
     // A handler may answer with a response object of its own: the cookie follows the answer.
     if (response !== res && issued.used) giveCookie(response);
     return response;
   };
+
+  /**
+   * Refuses a request from another site, or whose token (header, else form field) is not
+   * `expected`; answers what releases a multipart body the look left part-read.
+   */
+  async function check(req: TernRequest, expected: string | undefined, mismatch: string): Promise<(() => void) | undefined> {
+    if (comesFromAnotherSite(req)) throw refused(req, 'the request was sent from another site');
+    // Nothing to compare with: refused before any of the body is read.
+    if (expected === undefined) throw refused(req, mismatch);
+    const header = req.headers.get(headerName);
+    const body = header === undefined ? await tokenInBody(req, fieldName) : undefined;
+    const sent = header ?? body?.token;
+    if (sent === undefined || !sameText(sent, expected)) {
+      const err = refused(req, mismatch);
+      body?.stop?.(err);
+      throw err;
+    }
+    return body?.release;
+  }
+}
+
+/** Runs the rest of the chain; a handler that never read the rest of a multipart body leaves it to drain, not to be held. */
+async function settle(next: () => Promise<TernResponse>, release: (() => void) | undefined): Promise<TernResponse> {
+  try {
+    return await next();
+  } finally {
+    release?.();
+  }
 }
 
 /**

@@ -282,6 +282,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         rejectsInput: route.checksInput,
         pathParamLimit: route.params.length > 0 ? context.maxParamLength : undefined,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
+        rateLimit: options.rateLimit || undefined,
       },
       context.problems,
     );

@@ -3,7 +3,8 @@
  * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
  * 414 where the path has parameters (each is at most `maxParamLength` characters),
  * 400 where a body is read and 415 where its media types are narrowed, 422 where input is converted
- * or validated, 401/403 where `enforceSecurity` checks the declared `security`. 404 and 405 are
+ * or validated, 401/403 where `enforceSecurity` checks the declared `security`, 429 (and 503 when
+ * a store failure refuses) where a `rateLimit` applies. 404 and 405 are
  * answers about paths and methods no operation owns, so no operation lists them.
  */
 import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
@@ -132,6 +133,8 @@ export interface ProblemFacts {
   pathParamLimit?: number;
   /** The route's declared `security`, when `enforceSecurity` enforces it; else `undefined`. */
   enforcedSecurity: MatchedRoute['security'];
+  /** The route's `rateLimit` (its own or inherited), when it has one. */
+  rateLimit?: { limit: number; window: number; onStoreError?: 'fail' | 'pass' };
 }
 
 /**
@@ -164,4 +167,19 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
   if (limit !== undefined) add(414, () => refs.response(`A path parameter is longer than ${limit} characters.`));
   if (facts.body && (facts.jsonBody || facts.consumes)) add(415, () => refs.response('The Content-Type is not one this operation accepts.'));
   if (facts.rejectsInput) add(422, () => refs.response('Validation Error', 'validation'));
+  const quota = facts.rateLimit;
+  if (quota) {
+    add(429, () => ({
+      ...refs.response(`More than ${quota.limit} requests from this client in ${quota.window / 1000} s.`),
+      headers: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+    }));
+    if (quota.onStoreError !== 'pass') add(503, () => ({ ...refs.response('The rate-limit store did not answer; try again shortly.'), headers: { 'Retry-After': RETRY_AFTER } }));
+  }
 }
+
+const RETRY_AFTER = { description: 'Seconds until the client may try again.', schema: { type: 'integer', minimum: 1 } } as const;
+/** The IETF httpapi rate-limit headers (draft-ietf-httpapi-ratelimit-headers), sent on every answer of a limited route. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { description: 'The quota: `"default";q=<limit>;w=<window seconds>`.', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left: `"default";r=<remaining>;t=<seconds until reset>`.', schema: { type: 'string' } },
+} as const;

@@ -21,6 +21,8 @@ import type { TrailingSlash } from './trailing-slash';
 import type { HeaderSet } from '../http/page-headers';
 import type { MatchedRoute } from '../http/matched-route';
 import { isPageRoute } from '../routing/page-route';
+import type { TernStore } from '../store/store';
+import { storeFailures } from '../store/failures';
 
 export interface ServingOptions {
   config: MakeConfig;
@@ -38,6 +40,8 @@ export interface ServingOptions {
   pageHeaders?: HeaderSet;
   /** Request ids, `req.log` and the per-request line (`logging/setup.ts`). */
   logging?: LoggingSetup;
+  /** The app's store (`new TernApp({ store })`): rate-limit counters. */
+  store: TernStore;
 }
 
 export interface Serving {
@@ -55,6 +59,7 @@ export function assembleServing(routes: readonly CompiledRoute[], options: Servi
     modelCompiler: options.modelCompiler,
     responseFiltering: config.responseFiltering,
     validateResponses: config.validateResponses,
+    rateLimit: { store: options.store, failures: storeFailures('rateLimit', (what, err) => exceptions.reportFailure(what, err)) },
   });
   // Every model is compiled by now: a second copy of a validation library would make Tern read
   // records the app never wrote. Fail startup rather than accept unchecked data.

@@ -4,6 +4,7 @@ import type { Middleware } from '../routing/types';
 import { compose, type Step } from './chain';
 import { useRouteLimits } from '../http/request';
 import { routeLimits, routeTerminal, type TerminalOptions } from './terminal';
+import { withRateLimit, type RateLimitContext } from './rate-limit';
 
 /** A compiled route ready to serve: app middleware, its own middleware, body checks and handler in one function. */
 export interface ServedRoute extends CompiledRoute {
@@ -12,16 +13,17 @@ export interface ServedRoute extends CompiledRoute {
 
 /**
  * Composes each route's whole chain once, at startup: the app's middleware (first added
- * outermost), then the route's (outer containers first), then the terminal step. A request
+ * outermost), then the route's (outer containers first), then the route's `rateLimit` (after the
+ * middleware, so `enforceSecurity` has set `req.user`), then the terminal step. A request
  * only calls `dispatch`; nothing is looked up or composed per request.
  */
-export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: readonly Middleware[], options: TerminalOptions): ServedRoute[] {
+export function serveRoutes(routes: readonly CompiledRoute[], appMiddleware: readonly Middleware[], options: TerminalOptions & { rateLimit: RateLimitContext }): ServedRoute[] {
   // The compiled route gains its `dispatch` in place: a spread copy with one more key took
   // ~650 bytes per route for the life of the app (V8 gives such a copy a map of its own).
   return routes.map((route) => {
     const limits = routeLimits(route, options.limits);
     const middleware = route.middleware.length === 0 ? appMiddleware : appMiddleware.length === 0 ? route.middleware : [...appMiddleware, ...route.middleware];
-    (route as { dispatch?: Step }).dispatch = withRouteLimits(limits, compose(middleware, routeTerminal(route, limits, options)), options);
+    (route as { dispatch?: Step }).dispatch = withRouteLimits(limits, compose(middleware, withRateLimit(route, routeTerminal(route, limits, options), options.rateLimit)), options);
     return route as ServedRoute;
   });
 }

@@ -24,5 +24,6 @@ export type {
   ResponseSchema,
   ResponseShape,
   RouteOptions,
+  RateLimitOptions,
   SecurityRequirement,
 } from './types';

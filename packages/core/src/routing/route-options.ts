@@ -13,7 +13,7 @@ import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
 import { isObjectBody } from '../validation/types';
 import { nearestHint } from '../errors/nearest-name';
-import type { AppRouteOptions, InheritedRouteOptions, RouteOptions } from './types';
+import type { AppRouteOptions, InheritedRouteOptions, RateLimitOptions, RouteOptions } from './types';
 
 /** The named options (everything but the open `x-*` extensions). */
 type NamedOptions = { [K in keyof RouteOptions as K extends `x-${string}` ? never : K]-?: RouteOptions[K] };
@@ -167,6 +167,22 @@ function multipart(value: unknown): MultipartOptions {
   return value as MultipartOptions;
 }
 
+const RATE_LIMIT = "must be false or { limit, window, key?, onStoreError? }, e.g. { limit: 100, window: 60_000, key: 'ip' }";
+const RATE_LIMIT_KEYS = new Set(['limit', 'window', 'key', 'onStoreError']);
+
+function rateLimit(value: unknown): RateLimitOptions | false {
+  if (value === false) return false;
+  if (!isObjectBody(value)) fail(RATE_LIMIT);
+  const unknown = Object.keys(value).find((key) => !RATE_LIMIT_KEYS.has(key));
+  if (unknown !== undefined) fail(`has an unknown field '${unknown}'; ${RATE_LIMIT}`);
+  const { limit, window, key = 'ip', onStoreError = 'fail' } = value;
+  if (!Number.isSafeInteger(limit) || (limit as number) < 1) fail('.limit must be a positive whole number of requests');
+  if (!Number.isSafeInteger(window) || (window as number) < 1000) fail('.window must be a whole number of milliseconds, at least 1000');
+  if (key !== 'ip' && key !== 'user' && typeof key !== 'function') fail(".key must be 'ip', 'user' or a function (req) => string");
+  if (onStoreError !== 'fail' && onStoreError !== 'pass') fail(".onStoreError must be 'fail' (answer 503) or 'pass'");
+  return Object.freeze({ limit, window, key, onStoreError }) as RateLimitOptions;
+}
+
 const SOCKETS_ONLY = 'route files declare HTTP routes; sockets are declared with app.ws';
 
 /**
@@ -218,6 +234,7 @@ const ROWS: {
   extra: { check: (value) => (isObjectBody(value) ? Object.freeze({ ...value }) : fail('must be an object')) },
   formTemplate: { check: nonEmpty, safeInDocument: true },
   formContext: { check: (value) => (typeof value === 'function' ? (value as NonNullable<RouteOptions['formContext']>) : fail('must be a function')), safeInDocument: true },
+  rateLimit: { check: rateLimit, safeInDocument: true, inherit: 'default', app: true },
   messageModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')), notInRouteFiles: SOCKETS_ONLY, socketOnly: true },
   maxPayload: { check: positiveBytes, notInRouteFiles: SOCKETS_ONLY, socketOnly: true, safeInDocument: true },
 };
@@ -439,5 +456,5 @@ function checkOption(name: RouteOptionName, value: unknown, declared: Readonly<R
 }
 
 function describeMistake(name: string, mistake: OptionMistake): string {
-  return `${name}${mistake.text.startsWith('[') ? '' : ' '}${mistake.text}.`;
+  return `${name}${/^[[.']/.test(mistake.text) ? '' : ' '}${mistake.text}.`;
 }

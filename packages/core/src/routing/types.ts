@@ -74,6 +74,28 @@ export interface ResponseShape {
 }
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
+/**
+ * The `rateLimit` route option.
+ *
+ * @example
+ * app.post('/login', { rateLimit: { limit: 5, window: 60_000, key: 'ip' } }, login);
+ * app.get('/search', { rateLimit: { limit: 100, window: 60_000, key: (req) => req.headers.get('x-api-key') ?? req.ip ?? '' } }, search);
+ */
+export interface RateLimitOptions {
+  /** Requests allowed per window (a positive whole number). */
+  limit: number;
+  /** The window's length in milliseconds (at least 1000). */
+  window: number;
+  /**
+   * Who is counted: `'ip'` (default; `req.ip`, so behind a proxy set `trustProxy`), `'user'`
+   * (the principal `enforceSecurity` set, by its `id` or `sub` when it is an object; `req.ip` for
+   * anonymous requests), or a function of the request returning the key.
+   */
+  key?: 'ip' | 'user' | ((req: TernRequest) => string | Promise<string>);
+  /** When the store fails or times out: `'fail'` (default) answers 503, `'pass'` lets the request through uncounted. */
+  onStoreError?: 'fail' | 'pass';
+}
+
 export interface RouteOptions {
   /**
    * Largest request body this route accepts, in bytes; larger is a 413 (default: the app's
@@ -141,6 +163,13 @@ export interface RouteOptions {
   /** The route answers with `res.sse()`: the OpenAPI document shows its success response as `text/event-stream`. */
   sse?: boolean;
   /**
+   * At most `limit` requests per `window` milliseconds per client (`key`): over it, 429 with
+   * `Retry-After`. Counted in the app's store, so it holds across workers on `redisStore()`.
+   * Inherited from the app, routers, groups and controllers; `false` turns an inherited one off.
+   * See docs/rate-limiting.md.
+   */
+  rateLimit?: RateLimitOptions | false;
+  /**
    * The success response's model: short for `responses: { [statusCode ?? 200]: Model }`, folded
    * into `responses` when the app starts (route files' `markAsRoute({ responseModel })` sets it);
    * it documents and filters. A `responses` entry for that status naming another schema fails
@@ -184,7 +213,17 @@ export interface RouteOptions {
  */
 export type InheritedRouteOptions = Pick<
   RouteOptions,
-  'bodyLimit' | 'multipartLimit' | 'responses' | 'middleware' | 'tags' | 'security' | 'deprecated' | 'excludeFromSchema' | 'responseFiltering' | 'forbidUnknownProperties'
+  | 'bodyLimit'
+  | 'multipartLimit'
+  | 'responses'
+  | 'middleware'
+  | 'tags'
+  | 'security'
+  | 'deprecated'
+  | 'excludeFromSchema'
+  | 'responseFiltering'
+  | 'forbidUnknownProperties'
+  | 'rateLimit'
 >;
 
 /**
@@ -194,7 +233,7 @@ export type InheritedRouteOptions = Pick<
  * @example
  * new TernApp({ security: [{ bearerAuth: [] }], responses: { 401: { description: 'Not signed in' } } });
  */
-export type AppRouteOptions = Pick<InheritedRouteOptions, 'security' | 'responses'>;
+export type AppRouteOptions = Pick<InheritedRouteOptions, 'security' | 'responses' | 'rateLimit'>;
 
 /** A file field of a route's multipart body (a controller's `@UploadedFile`), as the document describes it. */
 export interface UploadField {

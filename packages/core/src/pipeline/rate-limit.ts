@@ -1,0 +1,103 @@
+/**
+ * The `rateLimit` route option at request time: one atomic `increment` in the app's store per
+ * request, keyed by the route and the client, then the IETF httpapi rate-limit headers on the
+ * answer. Built once per limited route in `ready()`; routes without a limit never reach here.
+ */
+import { requestError } from '../errors/request-error';
+import { nodeCrypto } from '../http/node-crypto';
+import type { TernRequest } from '../http/request';
+import type { CompiledRoute } from '../routing/compile';
+import type { RateLimitOptions } from '../routing/types';
+import type { StoreFailures } from '../store/failures';
+import type { TernStore } from '../store/store';
+import type { Step } from './chain';
+
+/** What a limited route needs from the app. */
+export interface RateLimitContext {
+  store: TernStore;
+  /** The app's store-failure reporter (one for all its routes: one log line per outage, not per route). */
+  failures: StoreFailures;
+}
+
+/** The policy's name in `RateLimit-Policy` and `RateLimit` (one policy per route). */
+const POLICY = '"default"';
+/** Keys longer than this (a function's) are stored as their SHA-256, so a store key stays small. */
+const LONGEST_PLAIN_KEY = 128;
+
+/**
+ * Wraps `inner` (the route's terminal step, after every middleware, so `req.user` is set) in the
+ * route's limit, or returns it as is when the route has none.
+ */
+export function withRateLimit(route: CompiledRoute, inner: Step, context: RateLimitContext): Step {
+  const options = route.spec.rateLimit;
+  if (!options) return inner;
+  const { limit, window: windowMs, onStoreError } = options;
+  const clientKey = keyReader(options.key ?? 'ip');
+  // The same route counts the same in every process: its methods and path, not an object identity.
+  const prefix = `rl:${route.info.methods.join(',')} ${route.rawPath}:`;
+  const policy = `${POLICY};q=${limit};w=${Math.ceil(windowMs / 1000)}`;
+  const { store, failures } = context;
+
+  const count = (req: TernRequest, res: Parameters<Step>[1], key: string) =>
+    store.increment(prefix + storedKey(key), windowMs).then(
+      ({ count: used, resetMs }) => {
+        const seconds = Math.max(1, Math.ceil(resetMs / 1000));
+        res.setHeader('RateLimit-Policy', policy);
+        res.setHeader('RateLimit', `${POLICY};r=${Math.max(0, limit - used)};t=${seconds}`);
+        if (used > limit) {
+          throw requestError('TERN_RATE_LIMITED', `Too many requests: at most ${limit} per ${windowMs / 1000} s; try again in ${seconds} s.`, {
+            headers: { 'retry-after': String(seconds) },
+          });
+        }
+        return inner(req, res);
+      },
+      (err: unknown) => {
+        const answer = failures.failed(err);
+        if (onStoreError === 'pass') return inner(req, res);
+        throw answer;
+      },
+    );
+
+  return (req, res) => {
+    let key: string | Promise<string>;
+    try {
+      key = clientKey(req);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return typeof key === 'string' ? count(req, res, key) : Promise.resolve(key).then((k) => count(req, res, checkedKey(k)));
+  };
+}
+
+type KeyReader = (req: TernRequest) => string | Promise<string>;
+
+function keyReader(key: NonNullable<RateLimitOptions['key']>): KeyReader {
+  if (key === 'ip') return ipKey;
+  if (key === 'user') return (req) => principalKey(req.user) ?? ipKey(req);
+  return (req) => {
+    const value = key(req);
+    return typeof value === 'string' ? `f:${value}` : Promise.resolve(value).then((v) => `f:${checkedKey(v)}`);
+  };
+}
+
+const ipKey = (req: TernRequest): string => `ip:${req.ip ?? 'unknown'}`;
+
+/** The principal's identity: itself when a string or number, else its `id` or `sub`. */
+function principalKey(user: unknown): string | undefined {
+  if (typeof user === 'string' || typeof user === 'number') return `u:${user}`;
+  if (typeof user === 'object' && user !== null) {
+    const { id, sub } = user as { id?: unknown; sub?: unknown };
+    const identity = id ?? sub;
+    if (typeof identity === 'string' || typeof identity === 'number') return `u:${identity}`;
+  }
+  return undefined;
+}
+
+function checkedKey(key: unknown): string {
+  if (typeof key !== 'string') throw new TypeError(`A rateLimit key function must return a string, got ${typeof key}.`);
+  return key;
+}
+
+function storedKey(key: string): string {
+  return key.length <= LONGEST_PLAIN_KEY ? key : `h:${nodeCrypto().createHash('sha256').update(key).digest('base64url')}`;
+}
