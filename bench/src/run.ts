@@ -3,7 +3,7 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup,users,people,file,log,limit,session,limit-redis] [--servers a,b]
+ *                          [--only hello,route,body,mw,controller,startup,users,people,file,log,limit,session,limit-redis,echo,broadcast] [--servers a,b]
  *                          [--quick] [--no-pin] [--startup-routes 1000] [--startup-rounds 5] [--pair-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
@@ -50,6 +50,7 @@ import {
 } from './harness/scenarios';
 import { checkStartupServer } from './harness/startup-checks';
 import { DEFAULT_FILLERS } from './shared/routes';
+import { runSocketScenario, type SocketResult, type SocketScenarioId } from './sockets/socket-bench';
 
 const HOST = '127.0.0.1';
 const RESULTS_DIR = path.resolve(__dirname, '..', 'results');
@@ -60,7 +61,7 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people,limit,session,limit-redis (or 1-13)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people,limit,session,limit-redis,echo,broadcast (or 1-15)
   --servers <list>     ${Object.keys(SERVER_MODULES).join(',')}
                        (load scenarios; the startup scenario always runs its own: ${Object.keys(STARTUP_SERVERS).join(',')})
   --startup-routes <n> routes registered in the startup scenario, a multiple of 10 (default 1000)
@@ -83,6 +84,8 @@ interface Options extends RunOptions {
   startupRoutes: number;
   loadScenarios: LoadScenario[];
   startup: boolean;
+  /** 14. echo, 15. broadcast: sockets/socket-bench.ts, their own servers. */
+  sockets: SocketScenarioId[];
   servers: string[];
 }
 
@@ -131,7 +134,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'limit', 'session', 'limit-redis', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'limit', 'session', 'limit-redis', 'controller', 'startup', 'echo', 'broadcast'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {
@@ -140,7 +143,8 @@ function parseOptions(argv: string[]): Options {
       return id;
     });
   }
-  let loadIds = selected.filter((s): s is ScenarioId => s !== 'controller' && s !== 'startup');
+  const sockets = selected.filter((s): s is SocketScenarioId => s === 'echo' || s === 'broadcast');
+  let loadIds = selected.filter((s): s is ScenarioId => s !== 'controller' && s !== 'startup' && s !== 'echo' && s !== 'broadcast');
   const controllerReport = selected.includes('controller');
   let servers = list(values.servers);
   if (controllerReport && loadIds.length === 0) {
@@ -177,6 +181,7 @@ function parseOptions(argv: string[]): Options {
     pairRounds: pairRounds === '0' ? 0 : positive('pair-rounds', pairRounds, quick ? 0 : 4, true),
     loadScenarios: LOAD_SCENARIOS.filter((s) => loadIds.includes(s.id)),
     startup: selected.includes('startup'),
+    sockets,
     servers: [...new Set(servers)],
   };
 }
@@ -525,6 +530,11 @@ async function main(): Promise<void> {
   const skipped: Skip[] = [];
   const { summaries: load, rounds } = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], rounds: [] };
   const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
+  const sockets: SocketResult[] = [];
+  for (const scenario of opts.sockets) {
+    log(`${scenario === 'echo' ? 14 : 15}. WebSocket ${scenario}: tern, ws${scenario === 'echo' ? ', fastify (@fastify/websocket)' : ''}`);
+    sockets.push(await runSocketScenario(scenario, { duration: opts.duration, rounds: opts.rounds, warmup: opts.warmup, serverCpu: pinning.serverCpu }, log));
+  }
   const pairs = summarisePairs(rounds);
   const controller = rounds
     .map((s) => ({ scenario: s.scenario, pairs: controllerPairs(s) }))
@@ -561,6 +571,7 @@ async function main(): Promise<void> {
     pairs,
     controller,
     startup,
+    sockets,
     skipped,
     targets: evaluateTargets({ load, pairs, controller, startup }),
   };

@@ -1,3 +1,4 @@
+import { socketMarkdown, type SocketResult } from '../sockets/socket-bench';
 /** Summaries, target checks and the Markdown report (bench/results/latest.md and stdout). */
 import { CONTENDED, RunResult } from './load';
 import { STARTUP_FLOOR, STARTUP_SERVERS } from './protocol';
@@ -178,6 +179,8 @@ export interface Report {
   pairs: PairComparison[];
   controller: ControllerComparison[];
   startup: StartupSummary[];
+  /** The socket scenarios (14. echo, 15. broadcast), with their own judged ratios. */
+  sockets?: SocketResult[];
   skipped: Skip[];
   targets: TargetCheck[];
 }
@@ -576,6 +579,7 @@ export function toMarkdown(report: Report): string {
       .join(', ')}`,
     '',
     ...issueSection(report),
+    ...socketMarkdown(report.sockets ?? []),
   );
   if (report.load.length > 0) {
     lines.push(

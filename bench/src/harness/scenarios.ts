@@ -6,7 +6,7 @@ import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
 export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis';
-export type ReportId = ScenarioId | 'controller' | 'startup';
+export type ReportId = ScenarioId | 'controller' | 'startup' | 'echo' | 'broadcast';
 
 export interface LoadScenario {
   id: ScenarioId;
@@ -168,4 +168,8 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '13': 'limit-redis',
   'limit-redis': 'limit-redis',
   redis: 'limit-redis',
+  '14': 'echo',
+  echo: 'echo',
+  '15': 'broadcast',
+  broadcast: 'broadcast',
 };

@@ -6,7 +6,7 @@
  *    request models compiled with the app's `ModelCompiler`;
  * 2. `compileApp`: the template names the app declares (`errorPages`, routes' `formTemplate`)
  *    are checked with the template renderer, when it can tell; Tern's own routes (the OpenAPI
- *    document, `/docs`) are built from the user's `RouteInfo`s; everything becomes served
+ *    document, `/docs`, the AsyncAPI document of socket routes) are built from the user's `RouteInfo`s; everything becomes served
  *    routes, the route table and the configured request pipeline (`pipeline/assemble.ts`); the
  *    `onReady` hooks run; with `debug`, the models that class-validator checks per request are
  *    noted;
@@ -38,6 +38,10 @@ import { defaultModelCompiler } from './validation/class-validator/compiler';
 import type { ModelCompiler } from './validation/model-compiler';
 import { modelRulesCheck } from './validation/model-rules';
 import { checkAppOptions, type RegisterControllersOptions, type TernAppOptions } from './app-options';
+import { asyncapiDeclarations } from './realtime/asyncapi';
+import { SocketHub } from './realtime/hub';
+import { socketLimits } from './realtime/limits';
+import { serveSockets } from './realtime/serve';
 import type { InheritedRouteOptions } from './routing/types';
 import { isMemoryStore, memoryStore } from './store/memory-store';
 import { bindSessionStores } from './middleware/session';
@@ -66,6 +70,8 @@ export interface AppParts extends ServingOptions {
   readonly resolveController?: ControllerResolver;
   /** Warns about (or, with strictModels, refuses) request models without rules; one per app. */
   readonly checkModel: (model: Function, where: string) => void;
+  /** The app's sockets: limits, rooms, shutdown. */
+  readonly sockets: SocketHub;
   /** The route options the app gives every route of its own (`new TernApp({ security })`), checked. */
   readonly routeOptions: Readonly<InheritedRouteOptions>;
 }
@@ -79,10 +85,12 @@ export function appParts(options: TernAppOptions): AppParts {
   const logging = setUpLogging(options.logger, options.requestIdHeader, options.log);
   const exceptions = new ExceptionHandlers(logging.failures, config.debug);
   exceptions.errorPages = checkErrorPages(options.errorPages);
+  const store = checkStore(options.store);
   return {
+    sockets: new SocketHub(socketLimits(options.websocket), () => store, (err) => exceptions.reportFailure('a realtime room', err)),
     trailingSlash: checkTrailingSlash(options.trailingSlash),
     pageHeaders: pageHeaders(options.pageHeaders),
-    store: checkStore(options.store),
+    store,
     config,
     prefix: checkPrefix(options.prefix),
     logging,
@@ -140,7 +148,10 @@ function checkPrefix(prefix: unknown): string {
  * requirements are checked there even when no document is served: a typo fails startup.
  */
 function internalDeclarations(routes: readonly RouteInfo[], parts: AppParts): Declaration[] {
-  return openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler, maxParamLength: parts.config.maxParamLength }, parts.prefix);
+  return [
+    ...openapiDeclarations(routes, parts.openapiConfig, { modelCompiler: parts.modelCompiler, maxParamLength: parts.config.maxParamLength }, parts.prefix),
+    ...asyncapiDeclarations(routes, parts.openapiConfig, parts.modelCompiler, parts.prefix),
+  ];
 }
 
 /** The rest of `ready()` once the user's routes are compiled: Tern's own routes, serving, ready hooks. */
@@ -149,6 +160,13 @@ export function compileApp(routes: CompiledRoute[], parts: AppParts): Serving {
   const infos = routes.map((route) => route.info);
   const internal = compileDeclarations(internalDeclarations(infos, parts), { internal: true });
   const serving = assembleServing([...routes, ...internal], parts);
+  serving.pipeline.upgrade = serveSockets(routes, parts.sockets, {
+    config: parts.config,
+    modelCompiler: parts.modelCompiler,
+    checkModel: parts.checkModel,
+    report: (err, req) => parts.exceptions.report(err, req.raw),
+  });
+  if (serving.pipeline.upgrade) serving.pipeline.sockets = parts.sockets;
   useStore(routes, parts);
   for (const hook of parts.readyHooks) hook(infos);
   if (parts.config.debug) parts.exceptions.note(describeFallbacks(infos));

@@ -10,9 +10,10 @@ import type { ErrorPages } from './pipeline/error-pages';
 import type { TrailingSlash } from './pipeline/trailing-slash';
 import type { PageHeadersOptions } from './http/page-headers';
 import type { ModelCompiler } from './validation/model-compiler';
+import type { WebSocketOptions } from './realtime/limits';
+import type { TernStore } from './store/store';
 import { APP_ROUTE_OPTION_NAMES, checkContainerOptions } from './routing/route-options';
 import type { AppRouteOptions, InheritedRouteOptions } from './routing/types';
-import type { TernStore } from './store/store';
 
 /**
  * What `new TernApp()` takes: the app's own settings, and the route options every route of the
@@ -112,6 +113,15 @@ export interface TernAppOptions extends AppRouteOptions {
    */
   trailingSlash?: TrailingSlash;
   /**
+   * Limits of every socket route (`app.ws`), on by default: largest frame (64 KiB), idle timeout
+   * with pings (60 s), send buffer per socket (1 MiB), sockets per process (10,000). See
+   * docs/websockets.md.
+   *
+   * @example
+   * new TernApp({ websocket: { maxPayload: 16 * 1024, maxConnections: 2_000 } });
+   */
+  websocket?: WebSocketOptions;
+  /**
    * The security headers of every HTML response (`res.render()`, `res.html()`: pages, error pages,
    * re-rendered forms): `X-Content-Type-Options: nosniff` and anti-framing (CSP
    * `frame-ancestors 'none'` with `X-Frame-Options: DENY`) by default. A header the app set
@@ -122,7 +132,7 @@ export interface TernAppOptions extends AppRouteOptions {
    */
   pageHeaders?: PageHeadersOptions | false;
   /**
-   * Where rate-limit counters and sessions live: `memoryStore()` (default: this process only) or
+   * Where rate-limit counters, sessions and realtime rooms live: `memoryStore()` (default: this process only) or
    * `redisStore({ url })`, shared by every worker and machine using the same Redis. `app.close()`
    * closes it. See docs/store.md.
    *
@@ -168,6 +178,7 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   resolve: fn,
   errorPages: checkedWhereUsed,
   trailingSlash: checkedWhereUsed,
+  websocket: object,
   pageHeaders: checkedWhereUsed,
   store: checkedWhereUsed,
   security: routeOption,

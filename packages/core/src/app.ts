@@ -18,6 +18,7 @@ import type { ModelCompiler } from './validation/model-compiler';
 import type { TernStore } from './store/store';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 import { announceFirstReady } from './lifecycle/first-ready';
+import { upgradeListener } from './realtime/serve';
 import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
 import { mountAssets } from './middleware/asset-manifest';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
@@ -226,8 +227,17 @@ export class TernApp extends RouteDeclarer {
    */
   async listen(options: { port?: number; host?: string } = {}): Promise<string> {
     await this.ready();
-    // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
-    return this.runner.listen(this.handler, this.compiled?.largestBodyLimit ?? this.config.bodyLimit, options);
+    const compiled = this.compiled as Serving;
+    return this.runner.listen(
+      {
+        listener: this.handler,
+        // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
+        bodyLimit: compiled.largestBodyLimit,
+        // Only an app with socket routes takes upgrades; others leave them to Node (served as plain HTTP).
+        upgrade: compiled.pipeline.upgrade ? upgradeListener(() => this.compiled?.pipeline, this.parts.sockets) : undefined,
+      },
+      options,
+    );
   }
 
   /** The server `listen()` started, if any. */
@@ -244,7 +254,23 @@ export class TernApp extends RouteDeclarer {
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
-    return this.runner.close(this.compiled?.pipeline);
+    // Sockets never end on their own: the pipeline's endStreams sends each a close frame with 1001
+    // (going away), and the close timeout bounds the closing handshakes like every other connection.
+    return this.runner.close(this.compiled?.pipeline).finally(() => this.parts.sockets.reopen());
+  }
+
+  /**
+   * Sends `data` to every socket in `room` (`socket.join(room)`), in every process sharing the
+   * app's `store`; a string goes as a text frame, a Buffer as a binary one, anything else as JSON.
+   *
+   * @example
+   * app.post('/rooms/{id:int}/notices', async (req) => {
+   *   await app.publish(`room:${req.pathParams.id}`, { notice: 'maintenance at 22:00' });
+   *   return { sent: true };
+   * });
+   */
+  publish(room: string, data: unknown): Promise<void> {
+    return this.parts.sockets.rooms.publish(room, data);
   }
 
   /**

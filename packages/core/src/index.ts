@@ -17,6 +17,7 @@ export {
   RouteConflictError,
   ROUTE_OPTION_NAMES,
   NOT_IN_ROUTE_FILES,
+  SocketRoutes,
 } from './routing';
 export type {
   RouteDefinition,
@@ -44,7 +45,12 @@ export type {
   RouteOptions,
   RateLimitOptions,
   SecurityRequirement,
+  SocketHandlers,
+  SocketOptions,
+  SocketSource,
+  TernSocket,
 } from './routing';
+export type { WebSocketOptions } from './realtime/limits';
 export {
   Convertor,
   StringConvertor,
@@ -168,6 +174,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  WebSocket,
   applyDecorators,
   Param,
   Query,

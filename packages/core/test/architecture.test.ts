@@ -31,6 +31,8 @@ const LAYERS: Record<string, number> = {
   pipeline: 6,
   lifecycle: 4,
   controllers: 7,
+  // Sockets complete the upgrade a route's chain (pipeline/) allowed.
+  realtime: 7,
   'app-options': 8,
   'app-compile': 9,
   app: 10,

@@ -233,6 +233,7 @@ describe('the route spec', () => {
         'middleware', 'tags', 'security', 'deprecated', 'parameters', 'excludeFromSchema', 'statusCode', 'consumes', 'multipart',
         'responseFiltering', 'produces', 'problems', 'declaredIn', 'forbidUnknownProperties', 'sse', 'extra', 'formTemplate', 'formContext', 'rateLimit',
         'x-may-refuse',
+        'messageModel', 'maxPayload',
       ].sort(),
     );
   });

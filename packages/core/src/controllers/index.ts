@@ -19,6 +19,7 @@ export {
   ApiResponse,
   ExcludeFromSchema,
   UseMiddleware,
+  WebSocket,
   applyDecorators,
   Param,
   Query,

@@ -56,11 +56,13 @@ export interface LevelMeta {
   excludeFromSchema: boolean;
 }
 
-/** One `@Get`/`@Post`/…/`@Route` on a method. */
+/** One `@Get`/`@Post`/…/`@Route` (or `@WebSocket`) on a method. */
 export interface RouteDecl {
   path: string;
   methods: string[];
   options: RouteOptions;
+  /** `@WebSocket`: the method returns the socket's handlers. */
+  socket?: true;
 }
 
 /** Everything recorded on one method. */

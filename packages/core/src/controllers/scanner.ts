@@ -15,6 +15,7 @@ import { statusKeyed } from '../openapi/status-keyed';
 import { Router } from '../routing/router';
 import { inheritOptions, keepAsDeclared, routeSpec } from '../routing/route-options';
 import { Routes, withOptions, type AnyRoutes, type RouteDefinition } from '../routing/routes';
+import { SocketRoutes, type SocketOptions, type SocketSource } from '../routing/socket-route';
 import type { Handler, HandlerResult, InheritedRouteOptions, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
 import {
   declaredMethods,
@@ -287,6 +288,9 @@ function buildRoute(input: RouteInput): AnyRoutes {
   const bodies = compiledParams.filter((p) => p.requestModel);
   if (bodies.length > 1) throw new TernError('TERN_CONTROLLER_INVALID', `${where} has ${bodies.length} @Body() parameters; a request has one body.`);
   const bodyModel = bodies[0]?.requestModel;
+  if (decl.socket && bodies.length > 0) {
+    throw new TernError('TERN_CONTROLLER_INVALID', `${where}: a @WebSocket method has no request body to read; frames go through messageModel and the handlers it returns.`);
+  }
   if (bodyModel && own.requestModel && bodyModel !== own.requestModel) {
     throw new TernError(
       'TERN_CONTROLLER_INVALID',
@@ -313,8 +317,15 @@ function buildRoute(input: RouteInput): AnyRoutes {
   definition.declaredIn = where;
   definition.path = decl.path;
   definition.methods = decl.methods;
-  definition.handler = buildHandler(input.instance, input.fn, compiledParams, own.statusCode ?? 200);
-  const route = new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
+  const handler = buildHandler(input.instance, input.fn, compiledParams, own.statusCode ?? 200);
+  // A socket method's parameters resolve on the upgrade request, before the 101; what it returns are the handlers.
+  let route: AnyRoutes;
+  if (decl.socket) {
+    route = new SocketRoutes(decl.path, definition as SocketOptions, handler as SocketSource);
+  } else {
+    definition.handler = handler;
+    route = new Routes(definition, { checksInput: compiledParams.some((p) => p.canFail), uploads: uploads.length > 0 ? uploads : undefined });
+  }
   if (level.replaceTags) keepAsDeclared(route, ['tags']);
   return route;
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ServerTimeouts } from '../config';
 import { markCutByClose } from './abort';
 import { watchSendTimeout } from './send-timeout';
@@ -7,6 +8,11 @@ import { watchSendTimeout } from './send-timeout';
 export interface ServerHooks {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
   bodyLimit: number;
+  /**
+   * Takes upgrade requests (WebSockets). Only an app with socket routes gives one: without an
+   * `upgrade` listener Node serves a request asking for an upgrade as plain HTTP.
+   */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -38,6 +44,7 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
     hooks.listener,
   );
 
+  if (hooks.upgrade) server.on('upgrade', hooks.upgrade);
   const sockets = new Set<Socket>();
   openSockets.set(server, sockets);
   const sendTimeout = timeouts.sendTimeout ?? 30_000;

@@ -3,11 +3,11 @@
  * `onClose` hooks. Kept apart from the app so `app.ts` holds declarations, and the order of a
  * shutdown reads in one place.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerTimeouts } from '../config';
 import { TernError, TernRangeError, TernTypeError } from '../errors';
-import { closeServer, createHttpServer } from '../http/server';
+import { closeServer, createHttpServer, type ServerHooks } from '../http/server';
 
 /** A function `app.onClose` runs once the server has stopped; may return a promise. */
 export type CloseHook = () => void | Promise<void>;
@@ -16,8 +16,10 @@ export type CloseHook = () => void | Promise<void>;
 export interface Stoppable {
   /** While true, responses are written with `Connection: close`. */
   closing: boolean;
-  /** Ends the event streams open now: they never end on their own, so their connections could not close. */
+  /** Ends the event streams (and sockets) open now: they never end on their own, so their connections could not close. */
   endStreams(): void;
+  /** Resolves once what `endStreams` ended has finished (sockets' close handlers ran). */
+  ended?(): Promise<void>;
 }
 
 export class ServerRunner {
@@ -37,13 +39,9 @@ export class ServerRunner {
     checkTimeout('sendTimeout', timeouts.sendTimeout, 1);
   }
 
-  async listen(
-    listener: (req: IncomingMessage, res: ServerResponse) => void,
-    bodyLimit: number,
-    options: { port?: number; host?: string },
-  ): Promise<string> {
+  async listen(hooks: ServerHooks, options: { port?: number; host?: string }): Promise<string> {
     if (this.server) throw new TernError('TERN_ALREADY_LISTENING', 'app.listen() was already called.');
-    const server = createHttpServer({ listener, bodyLimit }, this.timeouts);
+    const server = createHttpServer(hooks, this.timeouts);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -80,6 +78,8 @@ export class ServerRunner {
       pipeline.endStreams();
     }
     await closeServer(server, this.timeouts.requestTimeout ?? 30_000, this.timeouts.closeTimeout ?? 10_000);
+    // Every connection is closed by now; what ran on them (socket close handlers) finishes before the onClose hooks.
+    await pipeline?.ended?.();
     this.server = undefined;
     if (pipeline) pipeline.closing = false;
   }

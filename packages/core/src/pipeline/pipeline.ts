@@ -24,6 +24,7 @@ import type { ServedRoute } from './serve';
 import { splitTarget } from './target';
 import { otherSlashForm, slashRedirectLocation, type TrailingSlash } from './trailing-slash';
 import { settleFlashes } from '../http/flash';
+import { SWITCHING_PROTOCOLS } from '../http/upgrade';
 import type { HeaderSet } from '../http/page-headers';
 import { flashKey, RAW_RESPONSE } from '../http/request';
 import { traceStep, tracingRequested } from './tracing';
@@ -63,6 +64,13 @@ export class RequestPipeline {
   observe?: ReturnType<typeof responseObserver>;
   /** Set at ready only when the app uses request ids or a structured logger. */
   identify?: ReturnType<typeof requestIdentity>;
+  /**
+   * Set at ready only when the app has socket routes: completes the upgrade of a request whose
+   * chain ended in its socket route's 101 (true), instead of writing a response.
+   */
+  upgrade?: (req: TernRequest, response: TernResponse) => boolean;
+  /** Set at ready with `upgrade`: the app's open sockets, closed (1001) when the app closes. */
+  sockets?: { closeAll(): void; ended(): Promise<void> };
   /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
   private readonly streams: StreamContext & { controller: AbortController };
 
@@ -85,11 +93,17 @@ export class RequestPipeline {
     };
   }
 
-  /** Ends the event streams open now (the app is closing); later ones get a fresh signal. */
+  /** Ends the event streams and sockets open now (the app is closing); later streams get a fresh signal. */
   endStreams(): void {
     const { controller } = this.streams;
     this.streams.controller = closingController();
     controller.abort();
+    this.sockets?.closeAll();
+  }
+
+  /** Resolves once every socket has closed and its `close` handler ran. */
+  ended(): Promise<void> {
+    return this.sockets?.ended() ?? Promise.resolve();
   }
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {
@@ -136,6 +150,7 @@ export class RequestPipeline {
 
   /** Settles the flash cookie (only when flashes were read or queued), then writes the answer. */
   private finish(req: TernRequest, response: TernResponse): void {
+    if (response.statusCode === SWITCHING_PROTOCOLS && this.upgrade !== undefined && this.upgrade(req, response)) return;
     if (response.flashOut !== undefined || req.flashState !== undefined) {
       try {
         settleFlashes(req, response, flashKey(this.config));

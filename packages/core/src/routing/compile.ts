@@ -14,7 +14,8 @@ import { compilePath, joinPaths, type CompiledPath, type ParamCache } from './pa
 import { Router, type Declaration } from './router';
 import { Routes, type AnyRoutes } from './routes';
 import { describeRoute, type RouteInfo } from './route-info';
-import { inheritOptions, routeSpec, type RouteSpec } from './route-options';
+import { inheritOptions, routeSpec, SOCKET_ONLY_OPTIONS, type RouteSpec } from './route-options';
+import { SocketRoutes } from './socket-route';
 import type { Handler, InheritedRouteOptions, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
@@ -26,6 +27,8 @@ import type { ModelValidator } from '../validation/types';
 export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | 'tags' | 'source'> {
   /** What plugins, `getAllRoutes()` and `req.route` see of this route: its methods and success status too, read from the spec. */
   readonly info: RouteInfo;
+  /** A socket route (`SocketRoutes`): served by `realtime/`, described by the AsyncAPI document. */
+  readonly websocket?: boolean;
   /** The declaration it came from. */
   readonly declaration: AnyRoutes;
   /** Its options as the options table checked them: what every consumer reads. */
@@ -138,7 +141,11 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   const rawPath = joinPaths(scope.prefixes, route.path);
   const methods = Array.isArray(route.methods) ? (route.methods.length === 1 ? route.methods[0] : route.methods.join(',')) : route.methods == null ? '' : String(route.methods);
   const source = `${methods === '' ? rawPath : `${methods} ${rawPath}`}${declared.name ? ` (name '${String(declared.name)}')` : ''}${declared.declaredIn ? ` in ${String(declared.declaredIn)}` : ''}`;
+  // A socket route's options (security, middleware, tags…) inherit from its containers like any route's.
   const o = routeSpec(declared, `Route ${source}`, route.methods, scope.inherited, route);
+  const socket = route instanceof SocketRoutes;
+  const socketOnly = socket ? undefined : SOCKET_ONLY_OPTIONS.find((name) => (o as Readonly<Record<string, unknown>>)[name] !== undefined);
+  if (socketOnly !== undefined) throw new TernError('TERN_INVALID_ROUTE_OPTION', `Route ${source}: ${socketOnly} is an option of socket routes (app.ws); an HTTP route cannot set it.`);
   const path = compilePath(rawPath, source, params);
   if (!route.handler) {
     throw new TernError('TERN_MISSING_HANDLER', `Route ${source} has no handler; a Routes object needs one before it is added to an app.`);
@@ -155,7 +162,9 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     path,
     name: o.name ? [...scope.names, o.name].join('.') : undefined,
     tags: o.tags ?? NO_TAGS,
-    excludeFromSchema: o.excludeFromSchema === true,
+    // A socket route is described by the AsyncAPI document, not the OpenAPI one.
+    excludeFromSchema: socket || o.excludeFromSchema === true,
+    websocket: socket,
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,

@@ -6,6 +6,8 @@ export { Group } from './group';
 export { routesFromConfig } from './from-config';
 export type { RouteConfigEntry } from './from-config';
 export type { GroupOptions } from './group';
+export { SocketRoutes } from './socket-route';
+export type { SocketHandlers, SocketOptions, SocketSource, TernSocket } from './socket-route';
 export { RouteConflictError } from '../errors/tern-error';
 export type { Declaration } from './router';
 export type { RouteInfo, RouteParamInfo, RouteModelInfo, UploadField, HandlerInput } from './route-info';

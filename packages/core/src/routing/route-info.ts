@@ -18,6 +18,8 @@ export interface DescribedRoute {
   readonly declaration: AnyRoutes;
   readonly excludeFromSchema: boolean;
   readonly validator?: ModelValidator<object>;
+  /** A socket route (`SocketRoutes`). */
+  readonly websocket?: boolean;
 }
 
 /** One path parameter of a route: its name, the converter that checks it and the values it accepts. */
@@ -51,6 +53,8 @@ export interface RouteInfo extends MatchedRoute {
   readonly checksInput: boolean;
   /** The file fields its handler reads (controllers' upload decorators), when it reads any. */
   readonly uploads?: readonly UploadField[];
+  /** True for a socket route (`app.ws`, `@WebSocket`): the AsyncAPI document describes it, the OpenAPI one does not. */
+  readonly websocket: boolean;
 }
 
 /**
@@ -90,6 +94,7 @@ export function describeRoute(route: DescribedRoute, forbidsUnknownProperties = 
     checksInput:
       route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
+    websocket: route.websocket === true,
   });
 }
 

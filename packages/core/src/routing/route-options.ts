@@ -52,6 +52,8 @@ interface OptionRow<K extends RouteOptionName> {
   notInRouteFiles?: string;
   /** The OpenAPI document uses the checked value without anything that can throw (a name, a text, a flag, security). */
   safeInDocument?: true;
+  /** Only socket routes (`app.ws`) may set it: an HTTP route declaring it fails `ready()`. */
+  socketOnly?: true;
 }
 
 /** A mistake in one option, turned into the route's startup error by `routeSpec`. */
@@ -189,6 +191,8 @@ function refusals(value: unknown): number[] {
   return Object.freeze([...new Set(value as number[])]) as number[];
 }
 
+const SOCKETS_ONLY = 'route files declare HTTP routes; sockets are declared with app.ws';
+
 /**
  * The table. Its type lists every named key of `RouteOptions`, so an option added to the
  * interface without a row (or a row without the option) does not compile.
@@ -241,6 +245,8 @@ const ROWS: {
   rateLimit: { check: rateLimit, safeInDocument: true, inherit: 'default', app: true },
   // Written onto the operation by the document builder; checkContract reads it there.
   'x-may-refuse': { check: refusals, safeInDocument: true },
+  messageModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')), notInRouteFiles: SOCKETS_ONLY, socketOnly: true },
+  maxPayload: { check: positiveBytes, notInRouteFiles: SOCKETS_ONLY, socketOnly: true, safeInDocument: true },
 };
 
 /** Every route option's name, in the table's order. */
@@ -253,6 +259,9 @@ export const NOT_IN_ROUTE_FILES: Readonly<Partial<Record<RouteOptionName, string
 
 /** Options whose rows say `safeInDocument`: `checkOpenAPIDocument` skips building an operation that has only these. */
 export const SAFE_IN_DOCUMENT: ReadonlySet<string> = new Set(ROUTE_OPTION_NAMES.filter((name) => ROWS[name].safeInDocument));
+
+/** Options only socket routes may set (their rows say `socketOnly`). */
+export const SOCKET_ONLY_OPTIONS: readonly RouteOptionName[] = Object.freeze(ROUTE_OPTION_NAMES.filter((name) => ROWS[name].socketOnly));
 
 export function isRouteOption(key: string): key is RouteOptionName {
   return Object.prototype.hasOwnProperty.call(ROWS, key);

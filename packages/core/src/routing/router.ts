@@ -9,6 +9,7 @@ import type { Group } from './group';
 import { TernTypeError } from '../errors';
 import { checkContainerOptions, type OwnOptionCheck } from './route-options';
 import type { Handler, InheritedRouteOptions, Middleware, RouteOptions } from './types';
+import { SocketRoutes, type SocketHandlers, type SocketOptions } from './socket-route';
 
 /** What a container can hold: routes, groups and mounted routers. */
 export type Declaration = AnyRoutes | Group | Router;
@@ -45,6 +46,21 @@ export abstract class RouteDeclarer {
    */
   route<P extends string>(path: P, options: RouteOptions, handler: Handler<PathParams<P>>): Routes<P> {
     return this.addRoute(new Routes<P>(withOptions({ path, handler } as RouteDefinition<P>, options)));
+  }
+
+  /**
+   * A WebSocket endpoint. The upgrade request goes through the route table and every middleware
+   * like any GET (404, a converter's 422, middleware and `enforceSecurity` answering before any
+   * 101); then `open`, `message` and `close` run for the socket. See docs/websockets.md.
+   *
+   * @example
+   * app.ws('/rooms/{id:int}', { security: [{ bearerAuth: [] }], messageModel: ChatMessage }, {
+   *   async open(socket, req) { await socket.join(`room:${req.pathParams.id}`); },
+   *   message: (socket, data, req) => app.publish(`room:${req.pathParams.id}`, { from: req.user, text: data.text }),
+   * });
+   */
+  ws<P extends string, M = string | Buffer>(path: P, options: SocketOptions<M>, handlers: SocketHandlers<M, PathParams<P>>): SocketRoutes {
+    return this.addRoute(new SocketRoutes(path, options ?? {}, handlers as SocketHandlers<never, never>));
   }
 
   /** Adds a `Routes` object or a `Group`; returns it. */

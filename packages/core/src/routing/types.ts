@@ -199,6 +199,14 @@ export interface RouteOptions {
    * app.post('/users', { requestModel: SignUp, problems: { 422: 'Taken' }, 'x-may-refuse': [422] }, signUp);
    */
   'x-may-refuse'?: number[];
+  /**
+   * Socket routes only (`app.ws`): a model class every JSON frame is validated into before
+   * `message` gets it; a frame that is not JSON gets an error frame with status 400, one the model
+   * refuses status 422 with the field errors. The socket stays open.
+   */
+  messageModel?: Function;
+  /** Socket routes only: the largest frame (message) in bytes (default: the app's `websocket.maxPayload`, 64 KiB); larger closes with 1009. */
+  maxPayload?: number;
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */
   [extension: `x-${string}`]: unknown;
 }

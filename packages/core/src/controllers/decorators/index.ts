@@ -4,6 +4,7 @@ export type { MethodRouteOptions } from './methods';
 export { Security, Public } from './security';
 export { Deprecated, Tags, Summary, Description, OperationId, ApiResponse, ExcludeFromSchema } from './docs';
 export { UseMiddleware } from './middleware';
+export { WebSocket } from './websocket';
 export { applyDecorators } from './apply-decorators';
 export { Param, Query, Body, Header, Cookie, Req, Res, User } from './params';
 export type { NamedParamType } from './params';
