@@ -30,6 +30,7 @@ import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
 import { manyKeysObject } from './many-keys';
 import { validateSecurityRequirements } from './security';
+import { isStandardSchema } from '../validation/standard-schema';
 
 /** How the document is built beyond the app's OpenAPI settings. */
 export interface DocumentOptions {
@@ -197,7 +198,7 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const { uploads } = route;
   // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
-  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
+  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined && !isStandardSchema(options.requestModel);
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
   const requestBody = uploads ? describeRequestBody(model, options.consumes, uploads) : requestBodyOf(options.consumes, model, hasModel);
   if (requestBody) out.requestBody = requestBody;

@@ -18,6 +18,7 @@ import { inheritOptions, routeSpec, type RouteSpec } from './route-options';
 import type { Handler, InheritedRouteOptions, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ModelValidator } from '../validation/types';
+import { compileStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -167,7 +168,9 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
 const NO_TAGS: readonly string[] = Object.freeze([]);
 const NO_MIDDLEWARE: readonly Middleware[] = Object.freeze([]);
 
-function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
+function compileRequestModel(model: Function | StandardSchemaV1, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
+  // A Standard Schema is validated by its own library, which also decides what undeclared keys do.
+  if (isStandardSchema(model)) return compileStandardSchema(model as StandardSchemaV1<unknown, object>);
   options.checkModel?.(model, source);
   if (options.modelCompiler === undefined) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: request models need the app's model compiler.`);
   return options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });

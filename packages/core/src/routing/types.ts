@@ -3,6 +3,7 @@ import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { MultipartOptions } from '../http/multipart-limits';
 import type { TernRequest, UntypedParam } from '../http/request';
 import type { TernResponse } from '../http/response';
+import type { StandardSchemaV1 } from '../validation/standard-schema/spec';
 
 /**
  * What a handler resolves to: the response, or a plain value sent as JSON (a string as text).
@@ -60,7 +61,7 @@ export type SecurityRequirement = Record<string, string[]>;
  * (`const Page = { items: [Item], total: Number }`) fits without an annotation; a list of any
  * other length is refused at startup.
  */
-export type ResponseSchema = Function | readonly Function[] | readonly ResponseShape[] | { description: string } | ResponseShape;
+export type ResponseSchema = Function | StandardSchemaV1 | readonly (Function | StandardSchemaV1)[] | readonly ResponseShape[] | { description: string } | ResponseShape;
 
 /**
  * A response body described field by field, each field a constructor (`String`, `Number`,
@@ -70,7 +71,7 @@ export type ResponseSchema = Function | readonly Function[] | readonly ResponseS
  * const shape: ResponseShape = { id: Number, name: String, tags: [String], owner: { id: Number } };
  */
 export interface ResponseShape {
-  [field: string]: Function | readonly Function[] | ResponseShape | readonly ResponseShape[];
+  [field: string]: Function | StandardSchemaV1 | readonly (Function | StandardSchemaV1)[] | ResponseShape | readonly ResponseShape[];
 }
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
@@ -93,8 +94,11 @@ export interface RouteOptions {
   description?: string;
   /** Status code → response schema, for the OpenAPI document. */
   responses?: Record<number, ResponseSchema>;
-  /** A class-validator class: the JSON body is validated into `req.body` before the handler runs. */
-  requestModel?: Function;
+  /**
+   * A class-validator class, or a Standard Schema value (zod, valibot, arktype…): the body is
+   * validated into `req.body` (the class instance, or the library's output) before the handler runs.
+   */
+  requestModel?: Function | StandardSchemaV1;
   middleware?: Middleware[];
   tags?: string[];
   security?: SecurityRequirement[];

@@ -4,6 +4,8 @@ import { isHidden, modelClassOf, modelSchema, wireName, type ModelView } from '.
 import { constructorSchema, describeValue, isDescriptionShape, isModelClass, isPlainObject, type RefFor } from './shapes';
 import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
+import { isStandardSchema } from '../../validation/standard-schema';
+import { StandardSchemas } from './standard-schemas';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -31,6 +33,9 @@ export class SchemaRegistry {
   private readonly strictNames = new Map<Function, string>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
+
+  /** Standard Schema values (zod, valibot, arktype…), described by their own libraries. */
+  private readonly standard = new StandardSchemas(this.schemas);
 
   constructor(private readonly compiler: ModelCompiler) {}
 
@@ -134,6 +139,7 @@ export class SchemaRegistry {
    */
   schemaFor(shape: unknown, view: ModelView): SchemaObject | ReferenceObject | undefined {
     if (shape === undefined || shape === null) return undefined;
+    if (isStandardSchema(shape)) return this.standard.schemaFor(shape, view);
     if (isPlainObject(shape) && isDescriptionShape(shape)) {
       if (Object.keys(shape).length > 1) {
         throw new TernTypeError(
@@ -171,6 +177,7 @@ export class SchemaRegistry {
 
   /** One field of a shape, or the whole shape; `where` names it in error messages. */
   private fieldSchema(value: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject {
+    if (isStandardSchema(value)) return this.standard.schemaFor(value, view);
     if (typeof value === 'function') return constructorSchema(value, (model) => this.ref(model, view));
     if (Array.isArray(value)) {
       if (value.length !== 1) {
