@@ -35,6 +35,7 @@ export type {
   MatchedRoute,
   PathParams,
   Handler,
+  RouteHandler,
   HandlerResult,
   Middleware,
   MiddlewareEntry,
@@ -181,6 +182,8 @@ export type {
 } from './controllers';
 export { defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
 export type {
+  StandardSchemaV1,
+  StandardJSONSchemaV1,
   CompileOptions,
   ModelValidator,
   ValidationIssue,

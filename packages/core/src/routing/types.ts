@@ -23,6 +23,35 @@ export type Handler<P = Record<string, UntypedParam>> = (
   params: P,
 ) => Promise<HandlerResult>;
 
+/** The output type of a Standard Schema (`StandardSchemaV1.InferOutput`). */
+type OutputOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : never;
+
+/** Success statuses whose declared schema types what a handler returns. */
+type SuccessStatus = 200 | 201 | 202 | 203 | 206 | '200' | '201' | '202' | '203' | '206' | '2XX';
+
+/** `{ body: Output }` when the options' `requestModel` is a Standard Schema; nothing otherwise. */
+type BodyOf<O> = O extends { requestModel: infer S } ? (S extends StandardSchemaV1 ? { body: StandardSchemaV1.InferOutput<S> } : unknown) : unknown;
+
+/** What a handler may resolve to: the response, or the output of the success response's Standard Schema when one is declared. */
+type ResultOf<O> = [SuccessSchemaOf<O>] extends [never] ? HandlerResult : TernResponse | OutputOf<SuccessSchemaOf<O>>;
+
+type SuccessSchemaOf<O> = O extends { responseModel: infer R }
+  ? Extract<R, StandardSchemaV1>
+  : O extends { responses: infer M }
+    ? Extract<M[Extract<keyof M, SuccessStatus>], StandardSchemaV1>
+    : never;
+
+/**
+ * The handler of a method helper given options (`app.post(path, options, handler)`): `req.body`
+ * is typed by a Standard Schema `requestModel` (its output), and the value it returns by the
+ * success response's Standard Schema (`responseModel`, or `responses` at a 2xx status); with class
+ * models it is a plain `Handler`.
+ *
+ * @example
+ * app.post('/items', { requestModel: CreateItem, responses: { 201: Item } }, async (req) => ({ id: 1, ...req.body }));
+ */
+export type RouteHandler<P, O> = (req: TernRequest<P> & BodyOf<O>, res: TernResponse, params: P) => Promise<ResultOf<O>>;
+
 /**
  * Middleware: `return next()` continues the chain; returning a response stops it; a throw
  * becomes the matching exception handler's answer (500 by default).

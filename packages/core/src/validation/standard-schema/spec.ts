@@ -77,7 +77,7 @@ export declare namespace StandardJSONSchemaV1 {
     readonly input: (options: Options) => Record<string, unknown>;
     readonly output: (options: Options) => Record<string, unknown>;
   }
-  // eslint-disable-next-line @typescript-eslint/ban-types -- `{} & string` keeps the literal suggestions, as the spec writes it
+  // `{} & string` keeps the literal suggestions in editors, as the spec writes it.
   export type Target = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | ({} & string);
   export interface Options {
     readonly target: Target;
