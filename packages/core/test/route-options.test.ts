@@ -109,8 +109,8 @@ describe('one error for one mistake', () => {
   it.each<[string, Partial<RouteOptions>, string]>([
     ['methods', { methods: ['G E T'] }, "must be a non-empty list of HTTP methods such as ['GET', 'POST']"],
     ['name', { name: '' }, 'must be a non-empty string'],
-    ['responses', { responses: { 200: 'User' as never } }, "[200] must be a class, [Class], a { field: type } shape or { description }"],
-    ['requestModel', { requestModel: 'Signup' as never }, 'must be a class'],
+    ['responses', { responses: { 200: 'User' as never } }, "[200] must be a class, a Standard Schema (zod, valibot, arktype…), [Class], a { field: type } shape or { description }"],
+    ['requestModel', { requestModel: 'Signup' as never }, 'must be a class or a Standard Schema (a zod, valibot or arktype schema…)'],
     ['middleware', { middleware: ['auth' as never] }, 'must be a list of async (req, res, next) functions'],
     ['security', { security: [{ bearerAuth: 'read' as never }] }, 'must be a list of requirements, each mapping scheme names to scopes, e.g. [{ bearerAuth: [] }]'],
     ['deprecated', { deprecated: 'yes' as never }, 'must be true or false'],
