@@ -66,12 +66,8 @@ const libraries: Array<() => Promise<Library | string>> = [
     user: toStandardJsonSchema(v.object({ id: v.number(), name: v.string() })),
   }),
   async () => {
-    let ark: typeof import('arktype');
-    try {
-      ark = await import('arktype');
-    } catch (err) {
-      return `arktype is ESM-only and jest loads it only under NODE_OPTIONS=--experimental-vm-modules (npm test sets it): ${(err as Error).message}`;
-    }
+    const ark = await import('arktype').catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    if (ark instanceof Error) return `arktype is ESM-only and jest loads it only under NODE_OPTIONS=--experimental-vm-modules (npm test sets it): ${ark.message}`;
     // `'+': 'delete'`: arktype keeps undeclared keys unless told to delete them.
     return {
       name: 'arktype',
