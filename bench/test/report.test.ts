@@ -366,4 +366,11 @@ describe('the targets tables', () => {
     ]);
     for (const t of r.targets) expect(['PASS', 'FAIL', 'n/a']).toContain(t.status);
   });
+
+  it("judges issue 39's zod variant of S3 on the tern-zod ÷ fastify-zod duel", () => {
+    const r = report({});
+    const zod = r.targets.find((t) => t.id === 'issue39.body-zod');
+    expect(zod).toMatchObject({ group: 'issue 39', status: 'n/a' });
+    expect(zod?.target).toMatch(/fastify-type-provider-zod/);
+  });
 });

@@ -48,6 +48,8 @@ export const SERVER_MODULES: Record<string, string> = {
   'tern-controller': 'tern-controller',
   'fastify-log': 'fastify-log',
   'tern-log': 'tern-log',
+  'fastify-zod': 'fastify-zod',
+  'tern-zod': 'tern-zod',
 };
 
 /**
@@ -77,4 +79,5 @@ export const STARTUP_SERVERS: Record<string, StartupServer> = {
 export const STARTUP_FLOOR = 'node-bare';
 
 /** The servers of a default run; the `-log` ones join only for scenario 9 (see SCENARIO_SERVERS). */
-export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !name.endsWith('-log'));
+// The `-log` and `-zod` servers serve one scenario each (SCENARIO_SERVERS) and join only runs of it.
+export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !name.endsWith('-log') && !name.endsWith('-zod'));

@@ -4,7 +4,7 @@ import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'body-zod' | 'mw' | 'users' | 'people' | 'file' | 'log';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -34,6 +34,8 @@ export const DUELS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'fastify-schemas'],
   ['tern-controller', 'tern'],
   ['tern', 'node'],
+  // Issue 39: scenario 3 with the model as a zod schema on both sides.
+  ['tern-zod', 'fastify-zod'],
 ];
 
 export const LOAD_SCENARIOS: LoadScenario[] = [
@@ -54,6 +56,17 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/items',
     body: ITEM_JSON,
     headers: { 'content-type': 'application/json' },
+    paired: true,
+  },
+  {
+    id: 'body-zod',
+    number: 11,
+    title: `POST /items, the ${ITEM_JSON.length}-byte body of scenario 3 validated by a zod schema (Tern: Standard Schema; Fastify: fastify-type-provider-zod) → 201`,
+    method: 'POST',
+    path: '/items',
+    body: ITEM_JSON,
+    headers: { 'content-type': 'application/json' },
+    servers: ['tern-zod', 'fastify-zod'],
     paired: true,
   },
   { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw', paired: true },
@@ -97,7 +110,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
  * Servers that exist for one scenario only (the same app with a logger on): started only when
  * that scenario runs, and measured in it alone.
  */
-export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log' };
+export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log', 'tern-zod': 'body-zod', 'fastify-zod': 'body-zod' };
 
 /** Names accepted by --only, numbers included (1–10). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
@@ -124,6 +137,9 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '9': 'log',
   log: 'log',
   logging: 'log',
+  '11': 'body-zod',
+  'body-zod': 'body-zod',
+  zod: 'body-zod',
   '10': 'people',
   people: 'people',
   entities: 'people',
