@@ -328,7 +328,7 @@ function compileNamed(meta: ParamMeta, reflected: Function | undefined, ctx: Par
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
   const given = modelOf(meta, type, ctx, 'the query string');
-  if (isStandardSchema(given)) return compileQuerySchema(given);
+  if (isStandardSchema(given)) return compileQuerySchema(given, meta, ctx);
   const model = given as ModelClass;
   ctx.checkModel?.(model, ctx.where);
   const validate = ctx.compiler.compile(model, { whitelist: true, forbidNonWhitelisted: ctx.forbidUnknownProperties === true });
@@ -371,7 +371,7 @@ function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: Par
  * `@Query(schema)` with a Standard Schema: the query string shaped by the schema's JSON Schema
  * (`queryInput`), validated by its library; the handler gets the library's output.
  */
-function compileQuerySchema(schema: StandardSchemaV1): CompiledParam {
+function compileQuerySchema(schema: StandardSchemaV1, meta: ParamMeta, ctx: ParamContext): CompiledParam {
   const validate = compileStandardSchema(schema as StandardSchemaV1<unknown, object>);
   const prepare = queryInput(schema);
   const finish = (result: ValidationResult<object>): unknown =>
@@ -380,7 +380,13 @@ function compileQuerySchema(schema: StandardSchemaV1): CompiledParam {
     const result = validate(prepare(req.queryParams.toObject()));
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
-  return { resolve, async: true, openapi: standardQueryParameters(schema), canFail: true };
+  let openapi: ParameterObject[];
+  try {
+    openapi = standardQueryParameters(schema);
+  } catch (err) {
+    throw startupError('TERN_CONTROLLER_UNSUPPORTED_TYPE', ctx, meta, `${(err as Error).message}.`);
+  }
+  return { resolve, async: true, openapi, canFail: true };
 }
 
 interface QueryField {

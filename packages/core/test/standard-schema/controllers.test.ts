@@ -70,3 +70,25 @@ describe('Standard Schemas in controllers', () => {
     expect(params[1]).toMatchObject({ style: 'form', explode: true, schema: { type: 'array', items: { type: 'string' } } });
   });
 });
+
+describe('a query schema that cannot describe itself', () => {
+  it('fails naming the controller method and the library reason', async () => {
+    @Controller('/events')
+    class Events {
+      @Get('/')
+      async list(@Query(z.object({ since: z.coerce.date() })) query: { since: Date }) {
+        return { since: query.since };
+      }
+    }
+    const a = new TernApp({ logger: false });
+    let error: unknown;
+    try {
+      a.registerControllers([Events]);
+      await a.ready();
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toMatchObject({ code: 'TERN_CONTROLLER_UNSUPPORTED_TYPE' });
+    expect((error as Error).message).toMatch(/Events\.list.*Date cannot be represented in JSON Schema/s);
+  });
+});
