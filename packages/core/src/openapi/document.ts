@@ -30,7 +30,8 @@ import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
 import { manyKeysObject } from './many-keys';
 import { validateSecurityRequirements } from './security';
-import { isStandardSchema } from '../validation/standard-schema';
+import { isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
+import { standardQueryParameters } from './schema/standard-query';
 
 /** How the document is built beyond the app's OpenAPI settings. */
 export interface DocumentOptions {
@@ -192,7 +193,10 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   if (options.description) out.description = String(options.description);
   out.operationId = context.ids.idFor(operation);
   const declaredParameters = (options.parameters ?? []).map((p) => (p.in === 'path' ? { ...structuredClone(p), required: true } : structuredClone(p)));
-  const parameters = mergeParameters(pathParameters(route, names, context.maxParamLength), declaredParameters, where);
+  const generated = pathParameters(route, names, context.maxParamLength);
+  // A `query` schema's properties, one parameter each (declared parameters still replace them by name).
+  if (options.query !== undefined) generated.push(...describeQuery(options.query, `${where}: query`));
+  const parameters = mergeParameters(generated, declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
@@ -299,6 +303,14 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
 function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView | 'strict'): SchemaObject | ReferenceObject | undefined {
   try {
     return view === 'strict' ? registry.strictRef(shape as Function) : registry.schemaFor(shape, view);
+  } catch (err) {
+    throw invalid(`${where}: ${(err as Error).message}.`, err);
+  }
+}
+
+function describeQuery(schema: StandardSchemaV1, where: string): ParameterObject[] {
+  try {
+    return standardQueryParameters(schema);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }

@@ -17,8 +17,8 @@ import { describeRoute, type RouteInfo } from './route-info';
 import { inheritOptions, routeSpec, type RouteSpec } from './route-options';
 import type { Handler, InheritedRouteOptions, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
-import type { ModelValidator } from '../validation/types';
-import { compileStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
+import type { ModelValidator, ValidationResult } from '../validation/types';
+import { compileStandardSchema, isStandardSchema, queryInput, type StandardSchemaV1 } from '../validation/standard-schema';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -38,6 +38,8 @@ export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | '
   readonly handler: Handler;
   /** The request model's (`spec.requestModel`) validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
+  /** The `query` schema's reader: the query string shaped and validated, compiled once here. */
+  readonly queryValidator?: QueryValidator;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
   readonly internal: boolean;
   /** For a Group's mounted Node listener: the forwarding step that replaces handler and body checks. */
@@ -160,6 +162,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,
+    queryValidator: o.query ? compileQuery(o.query) : undefined,
     internal: options.internal === true,
     source,
   }, forbidNonWhitelisted);
@@ -174,6 +177,15 @@ function compileRequestModel(model: Function | StandardSchemaV1, forbidNonWhitel
   options.checkModel?.(model, source);
   if (options.modelCompiler === undefined) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: request models need the app's model compiler.`);
   return options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });
+}
+
+/** Turns `req.queryParams.toObject()` into the schema's answer. */
+export type QueryValidator = (query: Record<string, string | string[]>) => ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
+
+function compileQuery(schema: StandardSchemaV1): QueryValidator {
+  const validate = compileStandardSchema(schema);
+  const prepare = queryInput(schema);
+  return (query) => validate(prepare(query));
 }
 
 /**

@@ -95,7 +95,7 @@ export function describeRoute(route: DescribedRoute, forbidsUnknownProperties = 
           })
         : undefined,
     checksInput:
-      route.spec.requestModel !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
+      route.spec.requestModel !== undefined || route.spec.query !== undefined || route.declaration.handlerInput?.checksInput === true || route.path.params.some((p) => !ACCEPT_ALL.has(p.converterName)),
     uploads: route.declaration.handlerInput?.uploads,
   });
 }

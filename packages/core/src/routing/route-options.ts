@@ -189,6 +189,12 @@ const ROWS: {
   responses: { check: (value) => statusMap(value, RESPONSE_STATUS, (item, key) => responseSchema(item, `[${key}] `), 'must map status codes to schemas'), inherit: 'merge', app: true },
   responseModel: { check: (value) => responseSchema(value) },
   requestModel: { check: requestModel },
+  query: {
+    check: (value) =>
+      isStandardSchema(value)
+        ? value
+        : fail(typeof value === 'function' ? 'takes a Standard Schema (zod, valibot, arktype…); a class query model is a controller\'s @Query(Model)' : 'must be a Standard Schema (zod, valibot, arktype…)'),
+  },
   middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']>, safeInDocument: true, inherit: 'prepend' },
   // Each tag once: a route's tags are the OpenAPI operation's.
   tags: { check: (value) => Object.freeze([...new Set(stringList(value, "['users']"))]) as string[], safeInDocument: true, inherit: 'union' },

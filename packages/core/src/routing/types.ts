@@ -32,6 +32,9 @@ type SuccessStatus = 200 | 201 | 202 | 203 | 206 | '200' | '201' | '202' | '203'
 /** `{ body: Output }` when the options' `requestModel` is a Standard Schema; nothing otherwise. */
 type BodyOf<O> = O extends { requestModel: infer S } ? (S extends StandardSchemaV1 ? { body: StandardSchemaV1.InferOutput<S> } : unknown) : unknown;
 
+/** `{ query: Output }` when the options' `query` is a Standard Schema. */
+type QueryOf<O> = O extends { query: infer S } ? (S extends StandardSchemaV1 ? { query: StandardSchemaV1.InferOutput<S> } : unknown) : unknown;
+
 /** What a handler may resolve to: the response, or the output of the success response's Standard Schema when one is declared. */
 type ResultOf<O> = [SuccessSchemaOf<O>] extends [never] ? HandlerResult : TernResponse | OutputOf<SuccessSchemaOf<O>>;
 
@@ -50,7 +53,7 @@ type SuccessSchemaOf<O> = O extends { responseModel: infer R }
  * @example
  * app.post('/items', { requestModel: CreateItem, responses: { 201: Item } }, async (req) => ({ id: 1, ...req.body }));
  */
-export type RouteHandler<P, O> = (req: TernRequest<P> & BodyOf<O>, res: TernResponse, params: P) => Promise<ResultOf<O>>;
+export type RouteHandler<P, O> = (req: TernRequest<P> & BodyOf<O> & QueryOf<O>, res: TernResponse, params: P) => Promise<ResultOf<O>>;
 
 /**
  * Middleware: `return next()` continues the chain; returning a response stops it; a throw
@@ -128,6 +131,12 @@ export interface RouteOptions {
    * validated into `req.body` (the class instance, or the library's output) before the handler runs.
    */
   requestModel?: Function | StandardSchemaV1;
+  /**
+   * A Standard Schema for the query string: its values are shaped by the schema's JSON Schema
+   * (numbers, booleans, repeated values as lists), validated by the library into `req.query`
+   * before the handler runs (a failure is a 422), and documented as query parameters.
+   */
+  query?: StandardSchemaV1;
   middleware?: Middleware[];
   tags?: string[];
   security?: SecurityRequirement[];

@@ -128,3 +128,46 @@ describe('zod schemas in function routes', () => {
     expect((await post(app, '/zod', { name: 'a', x: 1 })).json()).toEqual({ body: { name: 'a' } });
   });
 });
+
+describe('a query schema on a function route', () => {
+  const Search = z.object({ q: z.string().min(2), page: z.number().int().min(1).default(1), tag: z.array(z.string()).optional(), exact: z.boolean().optional() });
+
+  async function searchApp() {
+    const app = new TernApp({ logger: false });
+    app.get('/search', { query: Search }, async (req) => ({ query: req.query, page: req.query.page + 0 }));
+    app.post('/notes', { query: z.object({ draft: z.boolean().default(false) }), requestModel: z.object({ text: z.string() }) }, async (req) => ({ draft: req.query.draft, text: req.body.text }));
+    await app.ready();
+    return app;
+  }
+
+  it('validates the query string into req.query, typed by the schema', async () => {
+    const app = await searchApp();
+    expect((await app.inject('/search?q=tern&page=2&tag=a&exact=true')).json()).toEqual({ query: { q: 'tern', page: 2, tag: ['a'], exact: true }, page: 2 });
+    expect((await app.inject('/search?q=tern')).json()).toEqual({ query: { q: 'tern', page: 1 }, page: 1 });
+    expect((await post(app, '/notes?draft=true', { text: 'x' })).json()).toEqual({ draft: true, text: 'x' });
+  });
+
+  it('answers 422 naming each refused parameter, before reading the body', async () => {
+    const app = await searchApp();
+    const response = await app.inject('/search?q=t&page=zero');
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ code: 'TERN_VALIDATION_FAILED', detail: 'Query parameters failed validation.' });
+    expect(response.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['page', 'q']);
+    expect((await post(app, '/notes?draft=maybe', { text: 'x' })).json().errors.map((e: { path: string }) => e.path)).toEqual(['draft']);
+  });
+
+  it('documents one query parameter per property', async () => {
+    const app = await searchApp();
+    const doc = (await app.inject('/openapi.json')).json();
+    const params = doc.paths['/search'].get.parameters;
+    expect(params.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([['q', true], ['page', false], ['tag', false], ['exact', false]]);
+    expect(doc.paths['/search'].get.responses['422']).toBeDefined();
+  });
+
+  it('refuses a class or a plain object as query, pointing at controllers for class query models', async () => {
+    class ListQuery {}
+    const app = new TernApp({ logger: false });
+    app.get('/list', { query: ListQuery as never }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow(/query takes a Standard Schema.*@Query\(Model\)/);
+  });
+});

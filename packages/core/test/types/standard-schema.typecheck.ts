@@ -26,6 +26,11 @@ app.put('/items/{id:int}', { requestModel: v.object({ name: v.string() }), respo
   return { id, name: req.body.name, qty: 1 };
 });
 
+app.get('/search', { query: z.object({ q: z.string(), page: z.coerce.number().default(1) }) }, async (req) => {
+  assert<Equal<typeof req.query, { q: string; page: number }>>();
+  return { page: req.query.page };
+});
+
 // @ts-expect-error -- the success response's schema says id is a number
 app.get('/items/{id:int}', { responses: { 200: Item } }, async (req, res, { id }) => ({ id: String(id), name: 'x', qty: 1 }));
 
