@@ -241,7 +241,7 @@ describe('the route spec', () => {
     // The table's type makes a missing row a compile error; this lists them for the reader.
     expect([...ROUTE_OPTION_NAMES].sort()).toEqual(
       [
-        'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel',
+        'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel', 'query',
         'middleware', 'tags', 'security', 'deprecated', 'parameters', 'excludeFromSchema', 'statusCode', 'consumes', 'multipart',
         'responseFiltering', 'produces', 'problems', 'declaredIn', 'forbidUnknownProperties', 'sse', 'extra', 'formTemplate',
       ].sort(),
