@@ -274,6 +274,8 @@ export const PAIR_COMPARISONS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'node'],
   ['tern-controller', FASTIFY_SCHEMAS],
   [FASTIFY_SCHEMAS, 'node'],
+  // Issue 39: scenario 11, the same zod schema on both sides.
+  ['tern-zod', 'fastify-zod'],
 ];
 
 export function summarisePairs(rounds: ScenarioRounds[]): PairComparison[] {
