@@ -152,3 +152,29 @@ describe('schemas that cannot describe themselves', () => {
     expect((await post(app, '/plain', { name: 1 })).json().errors[0].path).toBe('name');
   });
 });
+
+describe('a schema whose library misbehaves', () => {
+  const broken = (validate: () => unknown): StandardSchemaV1 => ({
+    '~standard': { version: 1, vendor: 'broken', validate: validate as StandardSchemaV1.Props['validate'] },
+  });
+
+  beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => {}));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers 500 without a stack when validate throws or rejects, and keeps serving', async () => {
+    const app = new TernApp({ logger: false });
+    app.post('/throws', { requestModel: broken(() => { throw new Error('schema bug'); }), excludeFromSchema: true }, async () => ({}));
+    app.post('/rejects', { requestModel: broken(() => Promise.reject(new Error('async schema bug'))), excludeFromSchema: true }, async () => ({}));
+    app.post('/empty', { requestModel: broken(() => ({ issues: [] })), excludeFromSchema: true }, async () => ({}));
+    app.get('/ok', async () => ({ ok: true }));
+    await app.ready();
+    for (const url of ['/throws', '/rejects']) {
+      const response = await post(app, url, { a: 1 });
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toMatch(/schema bug|at /);
+    }
+    // A failure without issues is still a failure: a 422 saying the body is invalid, never a pass.
+    expect((await post(app, '/empty', { a: 1 })).json()).toMatchObject({ status: 422, errors: [{ path: '', message: 'body is invalid' }] });
+    expect((await app.inject('/ok')).json()).toEqual({ ok: true });
+  });
+});
