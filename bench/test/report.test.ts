@@ -366,6 +366,16 @@ describe('the targets tables', () => {
     ]);
     for (const t of r.targets) expect(['PASS', 'FAIL', 'n/a']).toContain(t.status);
   });
+
+  it("judges issue 39's zod variant of S3 on the tern-zod ÷ fastify-zod duels", () => {
+    const none = report({}).targets.find((t) => t.id === 'issue39.body-zod');
+    expect(none).toMatchObject({ group: 'issue 39', status: 'n/a' });
+    expect(none?.target).toMatch(/fastify-type-provider-zod/);
+    const pass = summarisePairs([rounds('body-zod', { 'tern-zod': [80, 90, 70], 'fastify-zod': [100, 100, 100] }, 'duel')]);
+    expect(target(evaluateTargets(input({ pairs: pass })), 'issue39.body-zod')).toMatchObject({ status: 'PASS', measured: expect.stringContaining('0.800×') });
+    const fail = summarisePairs([rounds('body-zod', { 'tern-zod': [110, 120, 105], 'fastify-zod': [100, 100, 100] }, 'duel')]);
+    expect(target(evaluateTargets(input({ pairs: fail })), 'issue39.body-zod').status).toBe('FAIL');
+  });
 });
 
 describe("issue 37's targets", () => {

@@ -88,7 +88,8 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       }
       return;
     }
-    case 'body': {
+    case 'body':
+    case 'body-zod': {
       const r = await request(port, host, 'POST', '/items', ITEM_JSON);
       expect(r.status === 201, `POST /items: status ${r.status}, expected 201; body ${r.text.slice(0, 300)}`);
       const got = json(r) as Record<string, unknown>;

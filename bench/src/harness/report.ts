@@ -139,7 +139,7 @@ export interface TargetCheck {
   /** Stable name, for tests and for comparing runs: `issue27.hello`, `kept.5.controller`… */
   id: string;
   /** `issue 27`: what issue 27 judges; `kept`: the bench's earlier targets, still checked. */
-  group: 'issue 27' | 'issue 37' | 'kept';
+  group: 'issue 27' | 'issue 37' | 'issue 39' | 'kept';
   target: string;
   measured: string;
   status: 'PASS' | 'FAIL' | 'n/a';
@@ -277,6 +277,8 @@ export const PAIR_COMPARISONS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'node'],
   ['tern-controller', FASTIFY_SCHEMAS],
   [FASTIFY_SCHEMAS, 'node'],
+  // Issue 39: scenario 11, the same zod schema on both sides.
+  ['tern-zod', 'fastify-zod'],
 ];
 
 export function summarisePairs(rounds: ScenarioRounds[]): PairComparison[] {
@@ -356,6 +358,9 @@ export const ISSUE_STARTUP_TARGETS: ReadonlyArray<{ server: string; label: strin
   { server: 'tern-controller', label: 'controllers', limit: 1.8 },
 ];
 
+/** Issue 39: S3 with a zod model, Tern ÷ Fastify with fastify-type-provider-zod, CPU per request. */
+export const ZOD_BODY_LIMIT = 1.0;
+
 /** Controllers may cost at most this much more CPU per request than plain routes. */
 export const CONTROLLER_LIMIT = 1.03;
 
@@ -394,6 +399,17 @@ export function evaluateTargets(input: TargetInput): TargetCheck[] {
       target: `${t.label}: Tern ≤ ${t.limit.toFixed(2)}× Fastify-with-response-schemas CPU/request (median of per-round pairs, duels)`,
       measured: `${pairMeasured(vsF)}; ÷ node:http ${fmtRatio(vsN?.cpuRatio)}`,
       status: !vsF || !Number.isFinite(vsF.cpuRatio) ? 'n/a' : vsF.cpuRatio <= t.limit ? 'PASS' : 'FAIL',
+    });
+  }
+  {
+    // Issue 39: the zod variant of S3, Tern's Standard Schema path against fastify-type-provider-zod.
+    const vsZ = findPair(pairs, 'body-zod', 'tern-zod', 'fastify-zod');
+    out.push({
+      id: 'issue39.body-zod',
+      group: 'issue 39',
+      target: `S3 with a zod model: Tern ≤ ${ZOD_BODY_LIMIT.toFixed(2)}× Fastify + fastify-type-provider-zod CPU/request (median of per-round pairs, duels)`,
+      measured: pairMeasured(vsZ),
+      status: !vsZ || !Number.isFinite(vsZ.cpuRatio) ? 'n/a' : vsZ.cpuRatio <= ZOD_BODY_LIMIT ? 'PASS' : 'FAIL',
     });
   }
   {
@@ -675,6 +691,7 @@ export function toMarkdown(report: Report): string {
   const groups: Array<[TargetCheck['group'], string]> = [
     ['issue 27', '## Targets (Tern): issue 27'],
     ['issue 37', '## Targets (Tern): issue 37, rate limits and sessions'],
+    ['issue 39', '## Targets (Tern): issue 39, models from schema libraries'],
     ['kept', '## Targets (Tern): earlier targets, against Fastify as shipped'],
   ];
   for (const [group, title] of groups) {

@@ -5,7 +5,7 @@ import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis' | 'body-zod';
 export type ReportId = ScenarioId | 'controller' | 'startup' | 'echo' | 'broadcast';
 
 export interface LoadScenario {
@@ -35,6 +35,8 @@ export const DUELS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'fastify-schemas'],
   ['tern-controller', 'tern'],
   ['tern', 'node'],
+  // Issue 39: scenario 3 with the model as a zod schema on both sides.
+  ['tern-zod', 'fastify-zod'],
 ];
 
 export const LOAD_SCENARIOS: LoadScenario[] = [
@@ -55,6 +57,17 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/items',
     body: ITEM_JSON,
     headers: { 'content-type': 'application/json' },
+    paired: true,
+  },
+  {
+    id: 'body-zod',
+    number: 16,
+    title: `POST /items, the ${ITEM_JSON.length}-byte body of scenario 3 validated by a zod schema (Tern: Standard Schema; Fastify: fastify-type-provider-zod) → 201`,
+    method: 'POST',
+    path: '/items',
+    body: ITEM_JSON,
+    headers: { 'content-type': 'application/json' },
+    servers: ['tern-zod', 'fastify-zod'],
     paired: true,
   },
   { id: 'mw', number: 4, title: 'GET /mw behind 3 async middleware layers', method: 'GET', path: '/mw', paired: true },
@@ -157,6 +170,9 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '9': 'log',
   log: 'log',
   logging: 'log',
+  '16': 'body-zod',
+  'body-zod': 'body-zod',
+  zod: 'body-zod',
   '10': 'people',
   people: 'people',
   entities: 'people',

@@ -36,6 +36,7 @@ export type {
   MatchedRoute,
   PathParams,
   Handler,
+  RouteHandler,
   HandlerResult,
   Middleware,
   MiddlewareEntry,
@@ -199,6 +200,8 @@ export type {
 } from './controllers';
 export { defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
 export type {
+  StandardSchemaV1,
+  StandardJSONSchemaV1,
   CompileOptions,
   ModelValidator,
   ValidationIssue,

@@ -106,8 +106,8 @@ describe('one error for one mistake', () => {
   it.each<[string, Partial<RouteOptions>, string]>([
     ['methods', { methods: ['G E T'] }, "must be a non-empty list of HTTP methods such as ['GET', 'POST']"],
     ['name', { name: '' }, 'must be a non-empty string'],
-    ['responses', { responses: { 200: 'User' as never } }, "[200] must be a class, [Class], a { field: type } shape or { description }"],
-    ['requestModel', { requestModel: 'Signup' as never }, 'must be a class'],
+    ['responses', { responses: { 200: 'User' as never } }, "[200] must be a class, a Standard Schema (zod, valibot, arktype…), [Class], a { field: type } shape or { description }"],
+    ['requestModel', { requestModel: 'Signup' as never }, 'must be a class or a Standard Schema (a zod, valibot or arktype schema…)'],
     ['middleware', { middleware: ['auth' as never] }, 'must be a list of async (req, res, next) functions'],
     ['security', { security: [{ bearerAuth: 'read' as never }] }, 'must be a list of requirements, each mapping scheme names to scopes, e.g. [{ bearerAuth: [] }]'],
     ['deprecated', { deprecated: 'yes' as never }, 'must be true or false'],
@@ -229,7 +229,7 @@ describe('the route spec', () => {
     // The table's type makes a missing row a compile error; this lists them for the reader.
     expect([...ROUTE_OPTION_NAMES].sort()).toEqual(
       [
-        'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel',
+        'bodyLimit', 'multipartLimit', 'methods', 'name', 'summary', 'description', 'operationId', 'responses', 'responseModel', 'requestModel', 'query',
         'middleware', 'tags', 'security', 'deprecated', 'parameters', 'excludeFromSchema', 'statusCode', 'consumes', 'multipart',
         'responseFiltering', 'produces', 'problems', 'declaredIn', 'forbidUnknownProperties', 'sse', 'extra', 'formTemplate', 'formContext', 'rateLimit',
         'x-may-refuse',

@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import type { InheritedRouteOptions, Middleware, ResponseSchema, RouteOptions, SecurityRequirement } from '../routing/types';
+import type { StandardSchemaV1 } from '../validation/standard-schema/spec';
 
 /**
  * `@Controller(prefix, options)` options: its `name`, and the route options every route of the
@@ -100,7 +101,7 @@ export interface ParamMeta {
   /** The path parameter, query parameter, header or cookie name; absent for whole-object sources. */
   name?: string;
   /** A model class given explicitly (`@Body(Model)`, `@Query(Model)`) instead of the reflected type. */
-  model?: Function;
+  model?: Function | StandardSchemaV1;
   /** A scalar type given explicitly (`@Query('page', Number)`), for code compiled without decorator metadata. */
   type?: Function;
   /** The decorator as written, for error messages: `@Param('id')`. */

@@ -14,6 +14,8 @@ import { withoutNull } from '../openapi/without-null';
 import { reflectedPropertyType, type ParamMeta } from './metadata';
 import { untypedQueryField, untypedQueryFieldMessage } from './query-field-types';
 import { UploadFailure, uploadParam, uploadResolver, type UploadParam } from './uploads';
+import { compileStandardSchema, isStandardSchema, queryInput, type StandardSchemaV1 } from '../validation/standard-schema';
+import { standardQueryParameters } from '../openapi/schema/standard-query';
 
 /** A request value that failed its parameter: turned into one 422 with every failure listed. */
 export class ParamFailure {
@@ -32,7 +34,7 @@ export interface CompiledParam {
   /** The resolver returns a Promise (query models whose validation may be asynchronous). */
   async: boolean;
   /** `@Body()`: the model the core validates the body against (the route's `requestModel`). */
-  requestModel?: Function;
+  requestModel?: Function | StandardSchemaV1;
   /** Query, header and cookie parameters for the OpenAPI document. */
   openapi: ParameterObject[];
   /** The resolver can answer a ParamFailure (a 422), so the document lists one. */
@@ -199,8 +201,9 @@ function plain(resolve: ParamResolver): CompiledParam {
 }
 
 /** The model class of `@Body()` / `@Query()`: given explicitly, or the reflected type. */
-function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function {
+function modelOf(meta: ParamMeta, type: Function | undefined, ctx: ParamContext, usage: string): Function | StandardSchemaV1 {
   const model = meta.model ?? type;
+  if (isStandardSchema(model)) return model;
   if (model === undefined) {
     throw startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, noMetadata(meta.source === 'body' ? '@Body(CreateUserDto)' : '@Query(ListQuery)'));
   }
@@ -325,7 +328,9 @@ function compileNamed(meta: ParamMeta, reflected: Function | undefined, ctx: Par
  * the property's own rules report it), then validated with `whitelist`.
  */
 function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: ParamContext): CompiledParam {
-  const model = modelOf(meta, type, ctx, 'the query string') as ModelClass;
+  const given = modelOf(meta, type, ctx, 'the query string');
+  if (isStandardSchema(given)) return compileQuerySchema(given, meta, ctx);
+  const model = given as ModelClass;
   ctx.checkModel?.(model, ctx.where);
   const validate = ctx.compiler.compile(model, { whitelist: true, forbidNonWhitelisted: ctx.forbidUnknownProperties === true });
   const fields = queryFields(model, ctx.compiler, (field, message) => startupError('TERN_CONTROLLER_UNRESOLVED_TYPE', ctx, meta, message));
@@ -361,6 +366,28 @@ function compileQueryModel(meta: ParamMeta, type: Function | undefined, ctx: Par
     return result instanceof Promise ? result.then((r) => finish(r, failures)) : finish(result, failures);
   };
   return { resolve, async: true, openapi: queryModelParameters(model, ctx.compiler), canFail: true };
+}
+
+/**
+ * `@Query(schema)` with a Standard Schema: the query string shaped by the schema's JSON Schema
+ * (`queryInput`), validated by its library; the handler gets the library's output.
+ */
+function compileQuerySchema(schema: StandardSchemaV1, meta: ParamMeta, ctx: ParamContext): CompiledParam {
+  const validate = compileStandardSchema(schema as StandardSchemaV1<unknown, object>);
+  const prepare = queryInput(schema);
+  const finish = (result: ValidationResult<object>): unknown =>
+    result.ok ? result.value : new ParamFailure('TERN_VALIDATION_FAILED', 'Query parameters failed validation.', [...result.errors]);
+  const resolve: ParamResolver = (req) => {
+    const result = validate(prepare(req.queryParams.toObject()));
+    return result instanceof Promise ? result.then(finish) : finish(result);
+  };
+  let openapi: ParameterObject[];
+  try {
+    openapi = standardQueryParameters(schema);
+  } catch (err) {
+    throw startupError('TERN_CONTROLLER_UNSUPPORTED_TYPE', ctx, meta, `${(err as Error).message}.`);
+  }
+  return { resolve, async: true, openapi, canFail: true };
 }
 
 interface QueryField {

@@ -73,6 +73,8 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   user?: unknown;
   /** The validated model instance when the route declares a `requestModel` (or `@Body()` class). */
   body?: unknown;
+  /** The query string as the route's `query` schema validated it (the library's output); declared, not initialised. */
+  declare query?: unknown;
   /**
    * The route that matched, or undefined when none did; app middleware sees it too. When the
    * method and path name a route but a converter refused a value, it is that route (so guards

@@ -19,6 +19,7 @@ import {
   type ValidationMeta,
 } from '../validation/class-validator/metadata';
 import type { MappedType } from './types';
+import { describeStandardSchema, isStandardSchema } from '../validation/standard-schema';
 
 /** One class a mapped type takes properties from, and which of its properties it takes. */
 export interface Inheritance {
@@ -37,6 +38,12 @@ export interface MappedClass<T> {
  * when the importing module runs, which is the usual way to get here.
  */
 export function assertClass(helper: string, value: unknown): asserts value is Function {
+  if (isStandardSchema(value)) {
+    throw new TernError(
+      'TERN_INVALID_MAPPED_TYPE',
+      `${helper}() maps class-validator classes, not ${describeStandardSchema(value)}: use the library's own helpers (zod: .partial(), .pick(), .omit(), .extend(); valibot: v.partial(), v.pick(), v.omit(); arktype: .partial(), .pick(), .omit(), .merge())`,
+    );
+  }
   if (typeof value === 'function' && typeof value.prototype === 'object' && value.prototype !== null) return;
   const got = value === undefined ? 'undefined (is the class imported through a circular import?)' : describe(value);
   throw new TernError('TERN_INVALID_MAPPED_TYPE', `${helper}() needs a class, got ${got}`);

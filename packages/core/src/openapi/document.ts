@@ -31,6 +31,8 @@ import type { ModelCompiler } from '../validation/model-compiler';
 import { statusKeyed } from './status-keyed';
 import { manyKeysObject } from './many-keys';
 import { validateSecurityRequirements } from './security';
+import { isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
+import { standardQueryParameters } from './schema/standard-query';
 
 /** How the document is built beyond the app's OpenAPI settings. */
 export interface DocumentOptions {
@@ -195,13 +197,16 @@ function buildOperation(operation: OperationRef, names: string[], context: Build
   if (options.description) out.description = String(options.description);
   out.operationId = context.ids.idFor(operation);
   const declaredParameters = (options.parameters ?? []).map((p) => (p.in === 'path' ? { ...structuredClone(p), required: true } : structuredClone(p)));
-  const parameters = mergeParameters(pathParameters(route, names, context.maxParamLength), declaredParameters, where);
+  const generated = pathParameters(route, names, context.maxParamLength);
+  // A `query` schema's properties, one parameter each (declared parameters still replace them by name).
+  if (options.query !== undefined) generated.push(...describeQuery(options.query, `${where}: query`));
+  const parameters = mergeParameters(generated, declaredParameters, where);
   if (parameters.length > 0) out.parameters = parameters;
   const hasModel = options.requestModel !== undefined;
   // Uploads (multipart with binary file fields) are described from the controller's decorators.
   const { uploads } = route;
   // Under `forbidUnknownProperties` a JSON body is closed (`Name-Strict`, see SchemaRegistry.strictRef).
-  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined;
+  const strict = route.requestModel?.forbidsUnknownProperties === true && uploads === undefined && !isStandardSchema(options.requestModel);
   const model = hasModel ? describeShape(context.registry, options.requestModel, `${where}: requestModel`, strict ? 'strict' : 'request') : undefined;
   // A form cannot send null: its media types get the model without it (`Name-Form`).
   const formModel = model !== undefined && '$ref' in model && (uploads !== undefined || options.consumes?.some(isFormType)) ? context.registry.formRef(model as ReferenceObject) : model;
@@ -310,6 +315,14 @@ function describeStatus(status: string, shape: unknown, successStatus: number): 
 function describeShape(registry: SchemaRegistry, shape: unknown, where: string, view: ModelView | 'strict'): SchemaObject | ReferenceObject | undefined {
   try {
     return view === 'strict' ? registry.strictRef(shape as Function) : registry.schemaFor(shape, view);
+  } catch (err) {
+    throw invalid(`${where}: ${(err as Error).message}.`, err);
+  }
+}
+
+function describeQuery(schema: StandardSchemaV1, where: string): ParameterObject[] {
+  try {
+    return standardQueryParameters(schema);
   } catch (err) {
     throw invalid(`${where}: ${(err as Error).message}.`, err);
   }

@@ -13,6 +13,7 @@ import { planResponse, type ValuePlan } from '../serialization/plan';
 import type { ModelValidator, ValidationIssue } from '../validation';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import type { ResponseContractOptions } from './responses';
+import { compileStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
 
 /** Issues found in one value; a promise only where a model falls back to class-validator. */
 type Check = (value: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
@@ -77,6 +78,7 @@ function contractViolated(route: CompiledRoute, status: number, issues: Validati
  * field types of a shape by their JSON type; a list item by item.
  */
 function checkFor(schema: unknown, validators: Map<Function, ModelValidator<object>>, options: ResponseContractOptions): Check | undefined {
+  if (isStandardSchema(schema)) return standardCheck(schema);
   if (typeof schema === 'function') {
     if (!isModelClass(schema)) return builtinCheck(schema);
     let validate = validators.get(schema);
@@ -115,6 +117,20 @@ function checkFor(schema: unknown, validators: Map<Function, ModelValidator<obje
     };
   }
   return undefined;
+}
+
+/** One validator per Standard Schema for the whole app. */
+const compiledSchemas = new WeakMap<StandardSchemaV1, ModelValidator<unknown>>();
+
+/** A Standard Schema response is checked by its own library (`~standard.validate`), as its requests are. */
+function standardCheck(schema: StandardSchemaV1): Check {
+  let validate = compiledSchemas.get(schema);
+  if (validate === undefined) compiledSchemas.set(schema, (validate = compileStandardSchema(schema)));
+  const model = validate;
+  return (value) => {
+    const result = model(value);
+    return result instanceof Promise ? result.then(issuesOf) : issuesOf(result);
+  };
 }
 
 const JSON_TYPES = new Map<Function, string>([

@@ -8,7 +8,7 @@ import { contentTypeCheck } from '../http/media-type';
 import { resolveLimits } from '../http/multipart-limits';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
-import type { CompiledRoute } from '../routing/compile';
+import type { CompiledRoute, QueryValidator } from '../routing/compile';
 import type { ValidationResult } from '../validation';
 import { compileBodyInput, type BodyInput } from './body-input';
 import { formRerender } from './form-template';
@@ -43,7 +43,7 @@ export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options:
   if (mount) return (req, res) => mount(req, res, (err) => options.report(err, req));
   const { handler, info: { statusCode } } = route;
   const { bodyLimit, multipartLimit } = limits;
-  const { validator } = route;
+  const { validator, queryValidator } = route;
   // Only a request model is read by Tern; its `consumes` picks the reader (JSON by default).
   const read = validator ? compileBodyInput(route) : undefined;
   // Declared response models: filtering serializers (and checks) handed to the response.
@@ -68,15 +68,44 @@ export function routeTerminal(route: CompiledRoute, limits: BodyLimits, options:
         return Promise.reject(err);
       }
     }
+    if (queryValidator) {
+      const checked = validateQuery(req, queryValidator);
+      if (checked !== undefined) return checked.then(() => (validator ? serveModel(req, res) : invoke(handler, req, res, req.pathParams, 'handler', statusCode)));
+    }
     if (!validator) return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
+    return serveModel(req, res);
+  };
+  const serveModel: Step = (req, res) => {
     // One `then` from the parsed body to the handler: no async layer, no step per stage.
-    const validated = validateBody(req, validator, read as BodyInput, (body) => {
+    const validated = validateBody(req, validator as NonNullable<typeof validator>, read as BodyInput, (body) => {
       req.body = body;
       return invoke(handler, req, res, req.pathParams, 'handler', statusCode);
     });
     return showForm ? validated.catch((err) => showForm(req, res, err)) : validated;
   };
   return responses ? withDeclaredResponses(serve, responses) : serve;
+}
+
+/**
+ * Validates the query string into `req.query`: `undefined` when that was synchronous and passed,
+ * else a promise (rejected with the 422 when the schema refused it).
+ */
+function validateQuery(req: TernRequest, validate: QueryValidator): Promise<void> | undefined {
+  const settle = (result: ValidationResult<unknown>): void => {
+    if (!result.ok) throw requestError('TERN_VALIDATION_FAILED', 'Query parameters failed validation.', { errors: result.errors, errorsOmitted: result.omitted });
+    req.query = result.value;
+  };
+  let pending: ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
+  try {
+    pending = validate(req.queryParams.toObject());
+    if (!(pending instanceof Promise)) {
+      settle(pending);
+      return undefined;
+    }
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return pending.then(settle);
 }
 
 /** Reads and validates the body, then hands the valid model to `then`; rejects with the 422 (or the read's 4xx). */

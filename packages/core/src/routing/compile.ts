@@ -18,7 +18,8 @@ import { inheritOptions, routeSpec, SOCKET_ONLY_OPTIONS, type RouteSpec } from '
 import { SocketRoutes } from './socket-route';
 import type { Handler, InheritedRouteOptions, Middleware, MiddlewareEntry, NodeListener } from './types';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
-import type { ModelValidator } from '../validation/types';
+import type { ModelValidator, ValidationResult } from '../validation/types';
+import { compileStandardSchema, isStandardSchema, queryInput, type StandardSchemaV1 } from '../validation/standard-schema';
 
 /**
  * A route after `ready()`: its declaration with every container's contribution resolved. Data
@@ -40,6 +41,8 @@ export interface CompiledRoute extends Pick<MatchedRoute, 'rawPath' | 'name' | '
   readonly handler: Handler;
   /** The request model's (`spec.requestModel`) validator, compiled once here. */
   readonly validator?: ModelValidator<object>;
+  /** The `query` schema's reader: the query string shaped and validated, compiled once here. */
+  readonly queryValidator?: QueryValidator;
   /** True for Tern's own routes (OpenAPI, docs): not listed by getAllRoutes. */
   readonly internal: boolean;
   /** For a Group's mounted Node listener: the forwarding step that replaces handler and body checks. */
@@ -168,6 +171,7 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
     middleware,
     handler: route.handler,
     validator: o.requestModel ? compileRequestModel(o.requestModel, forbidNonWhitelisted, source, options) : undefined,
+    queryValidator: o.query ? compileQuery(o.query) : undefined,
     internal: options.internal === true,
     source,
   }, forbidNonWhitelisted);
@@ -176,10 +180,21 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
 const NO_TAGS: readonly string[] = Object.freeze([]);
 const NO_MIDDLEWARE: readonly Middleware[] = Object.freeze([]);
 
-function compileRequestModel(model: Function, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
+function compileRequestModel(model: Function | StandardSchemaV1, forbidNonWhitelisted: boolean, source: string, options: CompileOptions): ModelValidator<object> {
+  // A Standard Schema is validated by its own library, which also decides what undeclared keys do.
+  if (isStandardSchema(model)) return compileStandardSchema(model as StandardSchemaV1<unknown, object>);
   options.checkModel?.(model, source);
   if (options.modelCompiler === undefined) throw new TernError('TERN_INVALID_ROUTE', `Route ${source}: request models need the app's model compiler.`);
   return options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });
+}
+
+/** Turns `req.queryParams.toObject()` into the schema's answer. */
+export type QueryValidator = (query: Record<string, string | string[]>) => ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
+
+function compileQuery(schema: StandardSchemaV1): QueryValidator {
+  const validate = compileStandardSchema(schema);
+  const prepare = queryInput(schema);
+  return (query) => validate(prepare(query));
 }
 
 /**

@@ -17,6 +17,7 @@ export type { MatchedRoute } from '../http/matched-route';
 export type { PathParams } from './params';
 export type {
   Handler,
+  RouteHandler,
   HandlerResult,
   Middleware,
   MiddlewareEntry,

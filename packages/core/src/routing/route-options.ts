@@ -12,6 +12,7 @@
 import { TernError } from '../errors';
 import { resolveLimits, type MultipartOptions } from '../http/multipart-limits';
 import { isObjectBody } from '../validation/types';
+import { isStandardSchema } from '../validation/standard-schema';
 import { nearestHint } from '../errors/nearest-name';
 import type { AppRouteOptions, InheritedRouteOptions, RateLimitOptions, RouteOptions } from './types';
 
@@ -131,10 +132,16 @@ function statusMap<T>(value: unknown, status: RegExp, entry: (item: unknown, key
   return Object.freeze(out);
 }
 
-/** A response schema: a class, `[Class]`, a shape or `{ description }` (the document builder describes it). */
+/** A response schema: a class, a Standard Schema, `[Class]`, a shape or `{ description }` (the document builder describes it). */
 function responseSchema(value: unknown, where = ''): NonNullable<RouteOptions['responseModel']> {
   if (typeof value === 'function' || Array.isArray(value) || isObjectBody(value)) return value as NonNullable<RouteOptions['responseModel']>;
-  return fail(`${where}must be a class, [Class], a { field: type } shape or { description }`);
+  return fail(`${where}must be a class, a Standard Schema (zod, valibot, arktype…), [Class], a { field: type } shape or { description }`);
+}
+
+/** A request model: a class-validator class or a Standard Schema value (the app's compiler or the library validates it). */
+function requestModel(value: unknown): NonNullable<RouteOptions['requestModel']> {
+  if (isStandardSchema(value) || typeof value === 'function') return value as NonNullable<RouteOptions['requestModel']>;
+  return fail('must be a class or a Standard Schema (a zod, valibot or arktype schema…)');
 }
 
 const PARAMETER_LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
@@ -209,7 +216,13 @@ const ROWS: {
   operationId: { check: (value) => (typeof value === 'string' && value.trim() !== '' ? value : fail('must be a non-empty string')), safeInDocument: true },
   responses: { check: (value) => statusMap(value, RESPONSE_STATUS, (item, key) => responseSchema(item, `[${key}] `), 'must map status codes to schemas'), inherit: 'merge', app: true },
   responseModel: { check: (value) => responseSchema(value) },
-  requestModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')) },
+  requestModel: { check: requestModel },
+  query: {
+    check: (value) =>
+      isStandardSchema(value)
+        ? value
+        : fail(typeof value === 'function' ? 'takes a Standard Schema (zod, valibot, arktype…); a class query model is a controller\'s @Query(Model)' : 'must be a Standard Schema (zod, valibot, arktype…)'),
+  },
   middleware: { check: (value) => functionList(value) as NonNullable<RouteOptions['middleware']>, safeInDocument: true, inherit: 'prepend' },
   // Each tag once: a route's tags are the OpenAPI operation's.
   tags: { check: (value) => Object.freeze([...new Set(stringList(value, "['users']"))]) as string[], safeInDocument: true, inherit: 'union' },

@@ -8,7 +8,7 @@ import { Routes, withOptions, type AnyRoutes, type RouteDefinition } from './rou
 import type { Group } from './group';
 import { TernTypeError } from '../errors';
 import { checkContainerOptions, type OwnOptionCheck } from './route-options';
-import type { Handler, InheritedRouteOptions, Middleware, RouteOptions } from './types';
+import type { Handler, InheritedRouteOptions, Middleware, RouteHandler, RouteOptions } from './types';
 import { SocketRoutes, type SocketHandlers, type SocketOptions } from './socket-route';
 
 /** What a container can hold: routes, groups and mounted routers. */
@@ -16,7 +16,7 @@ export type Declaration = AnyRoutes | Group | Router;
 
 type MethodHelper = {
   <P extends string>(path: P, handler: Handler<PathParams<P>>): Routes<P>;
-  <P extends string>(path: P, options: Omit<RouteOptions, 'methods'>, handler: Handler<PathParams<P>>): Routes<P>;
+  <P extends string, O extends Omit<RouteOptions, 'methods'>>(path: P, options: O, handler: RouteHandler<PathParams<P>, O>): Routes<P>;
 };
 
 /**
@@ -30,13 +30,13 @@ export abstract class RouteDeclarer {
   /** Called before each declaration; the app refuses declarations after `ready()`. */
   protected beforeDeclare(_what: string): void {}
 
-  readonly get: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('GET', path, a, b);
-  readonly post: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('POST', path, a, b);
-  readonly put: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PUT', path, a, b);
-  readonly patch: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PATCH', path, a, b);
-  readonly delete: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('DELETE', path, a, b);
-  readonly head: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('HEAD', path, a, b);
-  readonly options: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('OPTIONS', path, a, b);
+  readonly get: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('GET', path, a, b as Handler);
+  readonly post: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('POST', path, a, b as Handler);
+  readonly put: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PUT', path, a, b as Handler);
+  readonly patch: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('PATCH', path, a, b as Handler);
+  readonly delete: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('DELETE', path, a, b as Handler);
+  readonly head: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('HEAD', path, a, b as Handler);
+  readonly options: MethodHelper = (path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler) => this.method('OPTIONS', path, a, b as Handler);
 
   /**
    * One handler for several methods; the handler reads `req.method`.
@@ -78,6 +78,7 @@ export abstract class RouteDeclarer {
   }
 
   private method(method: string, path: string, a: Omit<RouteOptions, 'methods'> | Handler, b?: Handler): AnyRoutes {
+    // A RouteHandler is a Handler whose request is narrowed by the options: the same function at run time.
     const handler = typeof a === 'function' ? a : b;
     if (typeof handler !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', `${method} ${path}: a handler function is required.`);
     const definition: RouteDefinition = { path, handler, methods: [method] };

@@ -3,6 +3,7 @@ import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { MultipartOptions } from '../http/multipart-limits';
 import type { TernRequest, UntypedParam } from '../http/request';
 import type { TernResponse } from '../http/response';
+import type { StandardSchemaV1 } from '../validation/standard-schema/spec';
 
 /**
  * What a handler resolves to: the response, or a plain value sent as JSON (a string as text).
@@ -21,6 +22,38 @@ export type Handler<P = Record<string, UntypedParam>> = (
   res: TernResponse,
   params: P,
 ) => Promise<HandlerResult>;
+
+/** The output type of a Standard Schema (`StandardSchemaV1.InferOutput`). */
+type OutputOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : never;
+
+/** Success statuses whose declared schema types what a handler returns. */
+type SuccessStatus = 200 | 201 | 202 | 203 | 206 | '200' | '201' | '202' | '203' | '206' | '2XX';
+
+/** `{ body: Output }` when the options' `requestModel` is a Standard Schema; nothing otherwise. */
+type BodyOf<O> = O extends { requestModel: infer S } ? (S extends StandardSchemaV1 ? { body: StandardSchemaV1.InferOutput<S> } : unknown) : unknown;
+
+/** `{ query: Output }` when the options' `query` is a Standard Schema. */
+type QueryOf<O> = O extends { query: infer S } ? (S extends StandardSchemaV1 ? { query: StandardSchemaV1.InferOutput<S> } : unknown) : unknown;
+
+/** What a handler may resolve to: the response, or the output of the success response's Standard Schema when one is declared. */
+type ResultOf<O> = [SuccessSchemaOf<O>] extends [never] ? HandlerResult : TernResponse | OutputOf<SuccessSchemaOf<O>>;
+
+type SuccessSchemaOf<O> = O extends { responseModel: infer R }
+  ? Extract<R, StandardSchemaV1>
+  : O extends { responses: infer M }
+    ? Extract<M[Extract<keyof M, SuccessStatus>], StandardSchemaV1>
+    : never;
+
+/**
+ * The handler of a method helper given options (`app.post(path, options, handler)`): `req.body`
+ * is typed by a Standard Schema `requestModel` (its output), and the value it returns by the
+ * success response's Standard Schema (`responseModel`, or `responses` at a 2xx status); with class
+ * models it is a plain `Handler`.
+ *
+ * @example
+ * app.post('/items', { requestModel: CreateItem, responses: { 201: Item } }, async (req) => ({ id: 1, ...req.body }));
+ */
+export type RouteHandler<P, O> = (req: TernRequest<P> & BodyOf<O> & QueryOf<O>, res: TernResponse, params: P) => Promise<ResultOf<O>>;
 
 /**
  * Middleware: `return next()` continues the chain; returning a response stops it; a throw
@@ -60,7 +93,7 @@ export type SecurityRequirement = Record<string, string[]>;
  * (`const Page = { items: [Item], total: Number }`) fits without an annotation; a list of any
  * other length is refused at startup.
  */
-export type ResponseSchema = Function | readonly Function[] | readonly ResponseShape[] | { description: string } | ResponseShape;
+export type ResponseSchema = Function | StandardSchemaV1 | readonly (Function | StandardSchemaV1)[] | readonly ResponseShape[] | { description: string } | ResponseShape;
 
 /**
  * A response body described field by field, each field a constructor (`String`, `Number`,
@@ -70,7 +103,7 @@ export type ResponseSchema = Function | readonly Function[] | readonly ResponseS
  * const shape: ResponseShape = { id: Number, name: String, tags: [String], owner: { id: Number } };
  */
 export interface ResponseShape {
-  [field: string]: Function | readonly Function[] | ResponseShape | readonly ResponseShape[];
+  [field: string]: Function | StandardSchemaV1 | readonly (Function | StandardSchemaV1)[] | ResponseShape | readonly ResponseShape[];
 }
 
 /** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
@@ -115,8 +148,17 @@ export interface RouteOptions {
   description?: string;
   /** Status code → response schema, for the OpenAPI document. */
   responses?: Record<number, ResponseSchema>;
-  /** A class-validator class: the JSON body is validated into `req.body` before the handler runs. */
-  requestModel?: Function;
+  /**
+   * A class-validator class, or a Standard Schema value (zod, valibot, arktype…): the body is
+   * validated into `req.body` (the class instance, or the library's output) before the handler runs.
+   */
+  requestModel?: Function | StandardSchemaV1;
+  /**
+   * A Standard Schema for the query string: its values are shaped by the schema's JSON Schema
+   * (numbers, booleans, repeated values as lists), validated by the library into `req.query`
+   * before the handler runs (a failure is a 422), and documented as query parameters.
+   */
+  query?: StandardSchemaV1;
   middleware?: Middleware[];
   tags?: string[];
   security?: SecurityRequirement[];

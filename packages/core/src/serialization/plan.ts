@@ -10,6 +10,8 @@ import { describeValue, isDescriptionShape, isModelClass, isPlainObject } from '
 import { hasUntypedItems, modelClassOf } from '../openapi/schema/class-to-schema';
 import { Integer } from '../openapi/schema/integer';
 import type { ModelClass, ModelCompiler, PropertyDescription, RecordDescription } from '../validation/model-compiler';
+import { isStandardSchema } from '../validation/standard-schema';
+import { standardSchemaPlan } from './standard-plan';
 
 /** A value written as `JSON.stringify` writes it. */
 export interface AnyPlan {
@@ -80,6 +82,7 @@ class Planner {
   constructor(private readonly compiler: ModelCompiler) {}
 
   plan(type: unknown, where: string): ValuePlan {
+    if (isStandardSchema(type)) return standardSchemaPlan(type, checkedKey);
     if (typeof type === 'function') return this.classPlan(type);
     if (Array.isArray(type)) {
       if (type.length !== 1) invalid(`${where}: a list is written [Type] with exactly one type, got ${type.length}`);

@@ -10,6 +10,7 @@
  * if (!result.ok) console.log(result.errors); // [{ path: 'address.city', message: 'city must be a string' }]
  */
 export type { CompileOptions, ModelValidator, ValidationIssue, ValidationResult } from './types';
+export type { StandardSchemaV1, StandardJSONSchemaV1 } from './standard-schema/spec';
 export { defaultModelCompiler, createClassValidatorCompiler } from './class-validator/compiler';
 export { Nullable } from './class-validator/nullable';
 export { IsRecord } from './class-validator/is-record';

@@ -1,5 +1,6 @@
 import { paramList, type ParamMeta, type ParamSource } from '../metadata';
 import { misuse } from './targets';
+import { describeStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../../validation/standard-schema';
 
 /** Records one parameter decorator (shared by the parameter decorator files). */
 export function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload' | 'type'> = {}): ParameterDecorator {
@@ -66,7 +67,8 @@ export type NamedParamType = StringConstructor | NumberConstructor | BooleanCons
  * @Get('/articles')
  * async articles(@Query('limit', Number) limit = 20, @Query('tag', Array) tags?: string[]) { ... }
  */
-export function Query(nameOrModel?: string | Function, type?: NamedParamType | ArrayConstructor): ParameterDecorator {
+export function Query(nameOrModel?: string | Function | StandardSchemaV1, type?: NamedParamType | ArrayConstructor): ParameterDecorator {
+  if (isStandardSchema(nameOrModel)) return parameter('query', `@Query(${describeStandardSchema(nameOrModel)})`, { model: nameOrModel });
   if (typeof nameOrModel === 'function') return parameter('query', `@Query(${nameOrModel.name})`, { model: nameOrModel });
   if (nameOrModel === undefined) return parameter('query', '@Query()');
   return parameter('query', `@Query('${requireName('@Query', nameOrModel)}')`, explicitType('@Query', nameOrModel, type, true));
@@ -81,8 +83,9 @@ export function Query(nameOrModel?: string | Function, type?: NamedParamType | A
  * @Post('/', { statusCode: 201 })
  * async create(@Body() body: CreateUserDto) { ... }
  */
-export function Body(model?: Function): ParameterDecorator {
-  if (model !== undefined && typeof model !== 'function') throw misuse('@Body(model) expects a class-validator class.');
+export function Body(model?: Function | StandardSchemaV1): ParameterDecorator {
+  if (isStandardSchema(model)) return parameter('body', `@Body(${describeStandardSchema(model)})`, { model });
+  if (model !== undefined && typeof model !== 'function') throw misuse('@Body(model) expects a class-validator class or a Standard Schema (zod, valibot, arktype…).');
   return parameter('body', model ? `@Body(${model.name})` : '@Body()', model ? { model } : {});
 }
 

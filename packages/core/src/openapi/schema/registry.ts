@@ -5,6 +5,8 @@ import { constructorSchema, describeValue, isDescriptionShape, isModelClass, isP
 import { shapeName } from './named-shape';
 import { TernTypeError } from '../../errors';
 import { withoutNull } from '../without-null';
+import { isStandardSchema } from '../../validation/standard-schema';
+import { StandardSchemas } from './standard-schemas';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -34,6 +36,9 @@ export class SchemaRegistry {
   private readonly formNames = new Map<string, string>();
   /** What the compiler said of each model, asked once. */
   private readonly descriptions = new Map<Function, ModelDescription>();
+
+  /** Standard Schema values (zod, valibot, arktype…), described by their own libraries. */
+  private readonly standard = new StandardSchemas(this.schemas);
 
   /**
    * @param options.closedResponses response readings get `additionalProperties: false` (and so
@@ -177,6 +182,7 @@ export class SchemaRegistry {
    */
   schemaFor(shape: unknown, view: ModelView): SchemaObject | ReferenceObject | undefined {
     if (shape === undefined || shape === null) return undefined;
+    if (isStandardSchema(shape)) return this.standard.schemaFor(shape, view);
     if (isPlainObject(shape) && isDescriptionShape(shape)) {
       if (Object.keys(shape).length > 1) {
         throw new TernTypeError(
@@ -214,6 +220,7 @@ export class SchemaRegistry {
 
   /** One field of a shape, or the whole shape; `where` names it in error messages. */
   private fieldSchema(value: unknown, where: string, view: ModelView): SchemaObject | ReferenceObject {
+    if (isStandardSchema(value)) return this.standard.schemaFor(value, view);
     if (typeof value === 'function') return constructorSchema(value, (model) => this.ref(model, view));
     if (Array.isArray(value)) {
       if (value.length !== 1) {

@@ -1,0 +1,28 @@
+/**
+ * Scenario 3 with a zod model (`body-zod`): Tern as shipped, POST /items validated by the zod
+ * schema of shared/item-zod.ts (`requestModel`, through Standard Schema). Measured against
+ * `fastify-zod`, Fastify with the same schema through fastify-type-provider-zod.
+ */
+import { TernApp } from '@tern/core';
+import { itemZodSchema } from '../shared/item-zod';
+import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
+import type { RunningServer, ServerOptions, StartServer } from './types';
+
+export async function startTernZod(options: ServerOptions): Promise<RunningServer> {
+  const app = new TernApp();
+  const [before, after] = splitFillers(options.fillers);
+  const addFillers = (routes: FillerRoute[]) => {
+    for (const route of routes) {
+      const body = fillerBody(route);
+      app.get(ternPath(route), async () => body);
+    }
+  };
+  addFillers(before);
+  let nextId = 0;
+  app.post('/items', { requestModel: itemZodSchema, statusCode: 201 }, async (req) => ({ id: ++nextId, ...req.body }));
+  addFillers(after);
+  await app.listen({ port: options.port, host: options.host });
+  return { close: () => app.close() };
+}
+
+export const start: StartServer = (options) => startTernZod(options);
