@@ -78,7 +78,7 @@ describe('notes example (OpenAPI security)', () => {
     // A role is not an OAuth2 scope: no insufficient_scope challenge.
     expect(lacking.headers['www-authenticate']).toBeUndefined();
     // No credential, a bad one, or one this route does not take: 401, not 403.
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { 'x-api-key': 'demo-key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { 'x-api-key': 'demo-key' }] as Array<Record<string, string>>) {
       expect((await app.inject({ url: '/notes/stats', headers })).statusCode).toBe(401);
     }
     // The document keeps the role in the requirement, and says "role" only where one can be missing.
