@@ -23,6 +23,7 @@ describe('file-router site', () => {
       'GET /static/{path:path} undefined',
       'GET / home',
       'GET /about about',
+      'GET /admin admin',
       'GET /api api.index',
       'GET /api/posts api.posts.list',
       'POST /api/posts api.posts.create',
@@ -205,7 +206,7 @@ describe('file-router site', () => {
   });
 
   describe('signing in', () => {
-    async function signIn(password: string, cookie?: string) {
+    async function signIn(password: string, cookie?: string, login = 'ada') {
       const form = await app.inject({ url: '/login', headers: { ...BROWSER, ...(cookie ? { cookie } : {}) } });
       const token = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] as string;
       const jar = cookie ?? cookiesOf(form);
@@ -213,7 +214,7 @@ describe('file-router site', () => {
         method: 'POST',
         url: '/login',
         headers: { ...BROWSER, cookie: jar, 'content-type': FORM },
-        payload: new URLSearchParams({ _csrf: token, login: 'ada', password }).toString(),
+        payload: new URLSearchParams({ _csrf: token, login, password }).toString(),
       });
       return { form, answer, jar };
     }
@@ -255,6 +256,47 @@ describe('file-router site', () => {
       } finally {
         app = original;
       }
+    });
+
+    describe('the admin folder (routes/admin/_middleware.ts)', () => {
+      async function sessionOf(login: string, password: string): Promise<string> {
+        const { answer } = await signIn(password, undefined, login);
+        expect(answer.statusCode).toBe(303);
+        return `tern_session=${answer.cookies.find((c) => c.name === 'tern_session')?.value}`;
+      }
+
+      it('answers a visitor who is not signed in with 401: the sign-in link for browsers, problem+json for scripts', async () => {
+        const page = await app.inject({ url: '/admin', headers: BROWSER });
+        expect([page.statusCode, page.headers['content-type']]).toEqual([401, 'text/html; charset=utf-8']);
+        expect(page.body).toContain('<h1>Sign in first</h1>');
+        expect(page.body).toContain('<a class="back" href="/login">Sign in</a>');
+        expect(page.body).not.toContain('posts by');
+        const script = await app.inject('/admin');
+        expect(script.json()).toMatchObject({ status: 401, detail: 'Sign in to see this page.' });
+        // A forged session cookie is no sign-in.
+        expect((await app.inject({ url: '/admin', headers: { ...BROWSER, cookie: 'tern_session=forged.value' } })).statusCode).toBe(401);
+      });
+
+      it('refuses a signed-in author without the admin role with the 403 page', async () => {
+        const cookie = await sessionOf('grace', 'analytical engine notes');
+        const page = await app.inject({ url: '/admin', headers: { ...BROWSER, cookie } });
+        expect(page.statusCode).toBe(403);
+        expect(page.body).toContain('<span>Grace</span>');
+        expect(page.body).toContain('This page is for admins only. Ask an admin if you need it.');
+        expect(page.body).not.toContain('posts by');
+        expect((await app.inject({ url: '/admin', headers: { cookie } })).json()).toMatchObject({ status: 403, detail: 'This page is for admins only.' });
+      });
+
+      it('shows the page to an admin, and not after she signs out', async () => {
+        const cookie = await sessionOf('ada', 'correct horse battery staple');
+        const page = await app.inject({ url: '/admin', headers: { ...BROWSER, cookie } });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).toMatch(/<p>\d+ posts by 2 authors\.<\/p>/);
+
+        const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
+        await app.inject({ method: 'POST', url: '/logout', headers: { ...BROWSER, cookie, 'content-type': FORM }, payload: `_csrf=${encodeURIComponent(token)}` });
+        expect((await app.inject({ url: '/admin', headers: { ...BROWSER, cookie } })).statusCode).toBe(401);
+      });
     });
   });
 });

@@ -8,12 +8,14 @@
  *   routes/contact/thanks/route.ts        GET /contact/thanks       greets the sender (flash message)
  *   routes/login/route.ts                 GET, POST /login          sign-in form (a session, rate-limited)
  *   routes/logout/route.ts                POST /logout              ends the session
+ *   routes/admin/_middleware.ts                                     admins only under /admin: 401 signed out, 403 without the role
+ *   routes/admin/route.ts                 GET /admin                the admins' overview
  *   routes/blog/{slug:slug}/route.ts      GET /blog/{slug:slug}     one post
  *   routes/api/route.ts                   GET /api                  API index
  *   routes/api/posts/route.ts             GET, POST /api/posts
  *   routes/api/posts/{slug:slug}/route.ts GET /api/posts/{slug:slug}
  *
- * Browsers get HTML error pages (templates/404.html, 403.html, error.html); the API and other
+ * Browsers get HTML error pages (templates/401.html, 403.html, 404.html, error.html); the API and other
  * clients get problem+json. `/about/` redirects to `/about`.
  */
 import { randomBytes } from 'node:crypto';
@@ -47,7 +49,7 @@ export function buildApp(options: SiteOptions = {}): TernApp {
   const app = new TernApp({
     config: new MakeConfig({ debug: options.debug ?? false, secret: options.secret }),
     // Pages (render() routes, formTemplate routes) and unmatched paths answer browsers with these.
-    errorPages: { 403: '403.html', 404: '404.html', default: 'error.html' },
+    errorPages: { 401: '401.html', 403: '403.html', 404: '404.html', default: 'error.html' },
     trailingSlash: 'redirect',
     store: options.store,
     openapi: exampleOpenAPI({

@@ -30,7 +30,7 @@ describe('notes example (OpenAPI security)', () => {
 
   it('sets req.user from the bearer token', async () => {
     const app = buildApp();
-    expect((await app.inject({ url: '/me', headers: alice })).json()).toEqual({ name: 'alice', kind: 'user', scopes: ['notes:read', 'notes:write'] });
+    expect((await app.inject({ url: '/me', headers: alice })).json()).toEqual({ name: 'alice', kind: 'user', scopes: ['notes:read', 'notes:write'], roles: ['admin'] });
   });
 
   it('accepts any one alternative: bearer, or the API key in a header, the query or a cookie', async () => {
@@ -67,6 +67,29 @@ describe('notes example (OpenAPI security)', () => {
     expect(created.json()).toEqual({ id: 2, title: 'Scopes', body: '', tags: ['auth'], owner: 'alice' });
     const invalid = await app.inject({ method: 'POST', url: '/notes', headers: alice, payload: { title: '' } });
     expect(invalid.statusCode).toBe(422);
+  });
+
+  it('checks roles: only a user with the admin role counts notes per owner, the rest get 403', async () => {
+    const app = buildApp();
+    expect((await app.inject({ url: '/notes/stats', headers: alice })).json()).toEqual([{ owner: 'alice', notes: 1 }]);
+    const lacking = await app.inject({ url: '/notes/stats', headers: bob });
+    expect(lacking.statusCode).toBe(403);
+    expect(lacking.json()).toMatchObject({ code: 'TERN_FORBIDDEN', detail: 'Insufficient role: this route requires bearerAuth [admin].' });
+    // A role is not an OAuth2 scope: no insufficient_scope challenge.
+    expect(lacking.headers['www-authenticate']).toBeUndefined();
+    // No credential, a bad one, or one this route does not take: 401, not 403.
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { 'x-api-key': 'demo-key' }] as Array<Record<string, string>>) {
+      expect((await app.inject({ url: '/notes/stats', headers })).statusCode).toBe(401);
+    }
+    // The document keeps the role in the requirement, and says "role" only where one can be missing.
+    const { paths } = (await app.inject('/openapi.json')).json();
+    expect(paths['/notes/stats'].get.security).toEqual([{ bearerAuth: ['admin'] }]);
+    const roleRefusals = Object.entries<Record<string, { responses: Record<string, { description: string }> }>>(paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => /role/.test(operation.responses['403']?.description ?? ''))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(roleRefusals).toEqual(['get /notes/stats']);
   });
 
   it('needs every scheme of one entry: bearer and the API key header to delete', async () => {

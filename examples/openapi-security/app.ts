@@ -31,7 +31,7 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
 
   // Declaring a scheme only describes it: `enforceSecurity` below is what checks credentials.
   app.openapiConfig
-    .addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `alice-token` (read and write) or `bob-token` (read).' }))
+    .addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'opaque', description: 'Try `alice-token` (read and write; an admin) or `bob-token` (read).' }))
     .addSecurityScheme('apiKeyHeader', new APIKey({ name: 'X-API-Key', in: 'header', description: 'Try `demo-key`.' }))
     .addSecurityScheme('apiKeyQuery', new APIKey({ name: 'api_key', in: 'query' }))
     .addSecurityScheme('apiKeyCookie', new APIKey({ name: 'session', in: 'cookie' }))
@@ -52,7 +52,8 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       }),
     );
   // Every route's `security` is enforced from here on, with OpenAPI's semantics: 401 for missing
-  // or invalid credentials, 403 for a token lacking a scope. A misdeclared route fails ready().
+  // or invalid credentials, 403 for a token lacking a scope or a principal lacking a role (its
+  // `roles` property). A misdeclared route fails ready().
   const { user, service, grant } = verifiers(credentials);
   app.addMiddleware(enforceSecurity(app, { bearerAuth: user, apiKeyHeader: service, apiKeyQuery: service, apiKeyCookie: service, oauth2: grant }));
 
@@ -73,7 +74,7 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       description: 'The user the bearer token belongs to. Tern documents the 401 `enforceSecurity` answers.',
       tags: ['account'],
       security: [{ bearerAuth: [] }],
-      responses: { 200: { name: String, kind: String, scopes: [String] } },
+      responses: { 200: { name: String, kind: String, scopes: [String], roles: [String] } },
     },
     async (req) => req.user as Principal,
   );
@@ -170,6 +171,22 @@ export function buildApp(credentials: Credentials = demoCredentials): TernApp {
       produces: { 200: 'text/plain' },
     },
     async (req, res) => res.text([...notes.values()].map((note) => `${note.id}\t${note.title}`).join('\n')),
+  );
+  router.get(
+    '/stats',
+    {
+      name: 'stats',
+      summary: 'Count notes per owner',
+      description: 'For admins only: a bearer token whose user has the `admin` role (`alice-token`); any other user gets a 403.',
+      // A role on a non-OAuth2 scheme: enforced against the principal's `roles`, and kept in the document.
+      security: [{ bearerAuth: ['admin'] }],
+      responses: { 200: [{ owner: String, notes: Number }] },
+    },
+    async () => {
+      const counts = new Map<string, number>();
+      for (const note of notes.values()) counts.set(note.owner, (counts.get(note.owner) ?? 0) + 1);
+      return [...counts].map(([owner, count]) => ({ owner, notes: count }));
+    },
   );
   app.mountRouter(router);
 

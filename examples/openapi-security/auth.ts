@@ -9,6 +9,8 @@ export interface Principal {
   name: string;
   kind: 'user' | 'service';
   scopes: string[];
+  /** Checked by `enforceSecurity` where a requirement lists roles (`{ bearerAuth: ['admin'] }`). */
+  roles: string[];
 }
 
 export interface Credentials {
@@ -21,10 +23,10 @@ export interface Credentials {
 /** Demo credentials, also shown in the scheme descriptions so /docs can be tried out. */
 export const demoCredentials: Credentials = {
   tokens: new Map([
-    ['alice-token', { name: 'alice', kind: 'user', scopes: ['notes:read', 'notes:write'] }],
-    ['bob-token', { name: 'bob', kind: 'user', scopes: ['notes:read'] }],
+    ['alice-token', { name: 'alice', kind: 'user', scopes: ['notes:read', 'notes:write'], roles: ['admin'] }],
+    ['bob-token', { name: 'bob', kind: 'user', scopes: ['notes:read'], roles: [] }],
   ]),
-  apiKeys: new Map([['demo-key', { name: 'reporting', kind: 'service', scopes: [] }]]),
+  apiKeys: new Map([['demo-key', { name: 'reporting', kind: 'service', scopes: [], roles: [] }]]),
 };
 
 /**

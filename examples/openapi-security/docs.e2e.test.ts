@@ -74,9 +74,10 @@ describe('the /docs page in Chromium', () => {
         { method: 'GET', path: '/notes/{id}', summary: 'Get a note' },
         { method: 'DELETE', path: '/notes/{id}', summary: 'Delete a note' },
         { method: 'GET', path: '/notes/export', summary: 'Export every note as text' },
+        { method: 'GET', path: '/notes/stats', summary: 'Count notes per owner' },
       ]),
     );
-    expect(operations).toHaveLength(7);
+    expect(operations).toHaveLength(8);
     expect(await page.$$('.opblock.opblock-deprecated')).toHaveLength(1);
   });
 
@@ -87,7 +88,7 @@ describe('the /docs page in Chromium', () => {
       if ((await block.locator('.opblock-body').count()) === 0) await block.locator('.opblock-summary-control').click();
       await block.locator('.responses-wrapper').waitFor({ timeout: 60_000 });
     }
-    expect(await page.$$('.opblock .opblock-body')).toHaveLength(7);
+    expect(await page.$$('.opblock .opblock-body')).toHaveLength(8);
     // Highlighted examples, and a markdown table whose aligned cells carry style attributes.
     expect(await page.$$('.opblock .responses-wrapper .highlight-code')).not.toHaveLength(0);
     expect(await page.$$eval('.opblock-description-wrapper table th', (cells) => cells.map((cell) => cell.textContent))).toEqual(['credential', 'demo value']);

@@ -129,6 +129,35 @@ describe('jwtVerifier with a key server (jwksUri)', () => {
     expect((await call(app, unsignedJwt())).statusCode).toBe(401);
   });
 
+  it('documents the 503 on every operation that takes a scheme verified with a jwksUri, and only there', async () => {
+    const app = new TernApp({ logger: false });
+    app.openapiConfig
+      .addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }))
+      .addSecurityScheme('serviceKey', new APIKey({ name: 'X-Service-Token', in: 'header' }));
+    app.addMiddleware(
+      enforceSecurity(app, {
+        bearerAuth: jwtVerifier({ jwksUri: await deadUrl(), algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE }),
+        serviceKey: jwtVerifier({ secret: SECRET, algorithms: ['HS256'] }),
+      }),
+    );
+    app.get('/me', { security: [{ bearerAuth: [] }] }, async (req) => req.user as object);
+    app.get('/maybe', { security: [{ bearerAuth: [] }, {}] }, async (req) => ({ user: req.user ?? null }));
+    app.get('/service', { security: [{ serviceKey: [] }] }, async () => ({ ok: true }));
+    app.get('/either', { security: [{ serviceKey: [] }, { bearerAuth: [] }] }, async () => ({ ok: true }));
+    app.get('/public', { security: [] }, async () => ({ ok: true }));
+    // A sent token is verified on an optional route too, so a key server that is down shows there.
+    expect((await call(app, good(), '/maybe')).statusCode).toBe(503);
+
+    const { paths } = (await app.inject('/openapi.json')).json();
+    const documented = Object.fromEntries(Object.entries<{ get: { responses: Record<string, object> } }>(paths).map(([path, item]) => [path, item.get.responses['503']]));
+    const unavailable = {
+      description: 'The keys that sign tokens cannot be fetched from their key server; try again shortly.',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      headers: { 'Retry-After': expect.objectContaining({ schema: { type: 'integer', minimum: 1 } }) },
+    };
+    expect(documented).toEqual({ '/me': unavailable, '/maybe': unavailable, '/either': unavailable, '/service': undefined, '/public': undefined });
+  });
+
   it('answers 503 within its timeout when the key server hangs, and then does not wait again for a while', async () => {
     const keys = await startKeyServer([current]);
     keys.mode = 'hang';

@@ -20,7 +20,7 @@ import { copyJson } from './copy-json';
 import { describeRequestBody } from './request-body';
 import { applyProduces, isFormType, readsJson, requestBodyOf } from './content';
 import { isJsonType } from '../http/media-type';
-import { isSecurityEnforced } from './enforced';
+import { isSecurityEnforced, keyServerSchemes } from './enforced';
 import { OperationIds, type OperationRef } from './operation-id';
 import { addDeclaredProblems, addProblemResponses, describeDeclaredProblems, ProblemRefs } from './problems';
 import { topLevelTags } from './tags';
@@ -291,6 +291,7 @@ function responses(route: RouteInfo, where: string, context: BuildContext): Resp
         pathParamLimit: route.params.length > 0 ? context.maxParamLength : undefined,
         enforcedSecurity: isSecurityEnforced(context.config) ? route.security : undefined,
         scopeSchemes: oauth2Schemes(context.config),
+        keyServerSchemes: keyServerSchemes(context.config),
         rateLimit: options.rateLimit || undefined,
       },
       context.problems,

@@ -3,8 +3,9 @@
  * true of the route as compiled: 413 everywhere (the body limit is checked before every handler),
  * 414 where the path has parameters (each is at most `maxParamLength` characters),
  * 400 where a body is read and 415 where its media types are narrowed, 422 where input is converted
- * or validated, 401/403 where `enforceSecurity` checks the declared `security`, 429 (and 503 when
- * a store failure refuses) where a `rateLimit` applies. 404 and 405 are
+ * or validated, 401/403 where `enforceSecurity` checks the declared `security` (and 503 where a
+ * scheme's keys come from a key server), 429 (and 503 when a store failure refuses) where a
+ * `rateLimit` applies. 404 and 405 are
  * answers about paths and methods no operation owns, so no operation lists them.
  */
 import type { ReferenceObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
@@ -135,6 +136,8 @@ export interface ProblemFacts {
   enforcedSecurity: MatchedRoute['security'];
   /** The names of the OAuth2 schemes, whose requirements list scopes (every other scheme's list roles). */
   scopeSchemes?: ReadonlySet<string>;
+  /** The schemes whose verifier fetches keys from a key server (`jwtVerifier({ jwksUri })`): 503 while it is down. */
+  keyServerSchemes?: ReadonlySet<string>;
   /** The route's `rateLimit` (its own or inherited), when it has one. */
   rateLimit?: { limit: number; window: number; onStoreError?: 'fail' | 'pass' };
 }
@@ -179,8 +182,16 @@ export function addProblemResponses(responses: ResponsesObject, facts: ProblemFa
       ...refs.response(`More than ${quota.limit} requests from this client in ${quota.window / 1000} s.`),
       headers: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
     }));
-    if (quota.onStoreError !== 'pass') add(503, () => ({ ...refs.response('The rate-limit store did not answer; try again shortly.'), headers: { 'Retry-After': RETRY_AFTER } }));
   }
+  const unavailable: string[] = [];
+  if (quota && quota.onStoreError !== 'pass') unavailable.push('The rate-limit store did not answer');
+  // A sent token is verified even where `{}` lets anonymous requests in, so any entry naming the
+  // scheme can meet a key server that is down.
+  const keyServers = facts.keyServerSchemes;
+  if (security && keyServers && keyServers.size > 0 && security.some((entry) => Object.keys(entry).some((name) => keyServers.has(name)))) {
+    unavailable.push('The keys that sign tokens cannot be fetched from their key server');
+  }
+  if (unavailable.length > 0) add(503, () => ({ ...refs.response(`${unavailable.join(', or ')}; try again shortly.`), headers: { 'Retry-After': RETRY_AFTER } }));
 }
 
 const RETRY_AFTER = { description: 'Seconds until the client may try again.', schema: { type: 'integer', minimum: 1 } } as const;

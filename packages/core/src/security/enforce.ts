@@ -133,8 +133,10 @@ export function enforceSecurity(app: TernApp, verifiers: SecurityVerifiers, opti
   if (preparing.length > 0) app.onStartup(async function loadJwtVerifiers() {
     await Promise.all(preparing.map((verifier) => verifier.prepare()));
   });
-  // The document lists the 401/403 this middleware answers on routes that declare security.
-  markSecurityEnforced(app.openapiConfig);
+  // The document lists the 401/403 this middleware answers on routes that declare security, and
+  // the 503 of a key server that is down on routes taking a scheme verified with a jwksUri.
+  const keyServers = Object.entries(given).filter(([, verify]) => jwtVerifierParts(verify)?.usesKeyServer).map(([name]) => name);
+  markSecurityEnforced(app.openapiConfig, new Set(keyServers));
   const schemes = new Map<string, Scheme>();
 
   /** Reads the registered schemes; a verifier for an unknown or unsupported scheme is an error. */

@@ -48,6 +48,8 @@ export interface JwtVerifierOptions<P = JwtPayload> {
 export interface JwtVerifierParts {
   /** Loads jose; `enforceSecurity` calls it in `app.ready()`, so a failure to load fails the start. */
   prepare(): Promise<void>;
+  /** Keys come from `jwksUri`: a key server that is down can make a request answer 503, which the document then lists. */
+  readonly usesKeyServer: boolean;
   /** For OAuth2 schemes: the principal and the token's scopes (`scope`, or `scp`), or `null`. */
   grant(credential: string, req: TernRequest): Promise<{ user: unknown; scopes: string[] } | null>;
 }
@@ -138,6 +140,7 @@ export function jwtVerifier<P = JwtPayload>(options: JwtVerifierOptions<P>): (cr
     return payload ? principalOf(payload, req) : null;
   };
   parts.set(verify, {
+    usesKeyServer: options.jwksUri !== undefined,
     prepare: async () => {
       await loadJose();
     },
