@@ -68,7 +68,7 @@ export type SocketSource = SocketHandlers<never, never> | ((req: TernRequest, re
  * `messageModel` (JSON frames validated into instances, or by a Standard Schema into its output)
  * and `maxPayload` (largest frame, bytes).
  */
-export type SocketOptions<M = unknown> = Pick<RouteOptions, 'security' | 'middleware' | 'summary' | 'description' | 'tags' | 'name' | 'deprecated' | 'declaredIn' | 'extra' | 'maxPayload'> & {
+export type SocketOptions<M = unknown> = Pick<RouteOptions, 'security' | 'middleware' | 'summary' | 'description' | 'tags' | 'name' | 'deprecated' | 'declaredIn' | 'extra' | 'maxPayload' | 'excludeFromSchema'> & {
   /**
    * A model class or a Standard Schema (zod, valibot, arktype…): every frame must be JSON it
    * accepts (else an error frame: 400 or 422); `data` is then the instance or the schema's output.
