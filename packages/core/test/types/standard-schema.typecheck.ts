@@ -59,10 +59,12 @@ app.ws('/rooms/{id:int}', { messageModel: z.object({ text: z.string().trim(), pr
   message(socket, data, req) {
     assert<Equal<typeof data, { text: string; priority: number }>>();
     assert<Equal<typeof req.pathParams.id, number>>();
+    socket.send({ room: req.pathParams.id, text: data.text });
   },
 });
 app.ws('/valibot', { messageModel: v.object({ n: v.number() }) }, {
-  message(_socket, data) {
+  message(socket, data) {
     assert<Equal<typeof data, { n: number }>>();
+    socket.send(data.n + 1);
   },
 });
