@@ -5,7 +5,7 @@
  * describes the payload from `~standard.jsonSchema.input`.
  */
 import 'reflect-metadata';
-import { TernApp, type StandardSchemaV1 } from '@tern/core';
+import { Controller, TernApp, WebSocket, type SocketHandlers, type StandardSchemaV1 } from '@tern/core';
 import { Parser } from '@asyncapi/parser';
 import { z } from 'zod';
 import { connect } from '../../../../test-support/ws-client';
@@ -114,6 +114,23 @@ describe('messageModel as a Standard Schema', () => {
     const client = await connect(`${await serve(app)}/double`);
     client.ws.send(JSON.stringify({ n: 4 }));
     expect(await client.nextJson()).toEqual({ doubled: 8 });
+  });
+
+  it('works in a controller: @WebSocket(path, { messageModel: schema })', async () => {
+    @Controller('/rooms')
+    class RoomsController {
+      @WebSocket('/{id:int}/live', { messageModel: ChatLine })
+      live(): SocketHandlers<z.output<typeof ChatLine>> {
+        return { message: (socket, data) => socket.send({ said: data.text, priority: data.priority }) };
+      }
+    }
+    const app = new TernApp({ logger: false });
+    app.registerControllers([RoomsController]);
+    const client = await connect(`${await serve(app)}/rooms/1/live`);
+    client.ws.send(JSON.stringify({ text: ' yo ', author: { name: 'di' } }));
+    expect(await client.nextJson()).toEqual({ said: 'yo', priority: 0 });
+    client.ws.send(JSON.stringify({ text: 'yo' }));
+    expect(await client.nextJson()).toMatchObject({ status: 422, errors: [{ path: 'author' }] });
   });
 
   it('refuses at ready() a messageModel that is neither a class nor a Standard Schema', async () => {
