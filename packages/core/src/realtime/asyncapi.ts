@@ -2,7 +2,7 @@
  * The AsyncAPI 3.0 document of the app's sockets, served at `asyncapi.json` beside the OpenAPI
  * document: each socket route a channel (its address and path parameters), the frames it
  * receives as a message whose payload is the `messageModel`'s schema (the same schemas the
- * OpenAPI document gives request bodies), and a `receive` operation with the route's summary,
+ * OpenAPI document gives request bodies: a class's, or a Standard Schema's `jsonSchema.input`), and a `receive` operation with the route's summary,
  * tags and security. Built once, on its first request, from the routes' `RouteInfo`.
  */
 import type { OpenAPIConfig } from '../openapi/config';
@@ -12,6 +12,7 @@ import type { Declaration } from '../routing/router';
 import type { RouteInfo } from '../routing/route-info';
 import { Routes } from '../routing/routes';
 import type { ModelCompiler } from '../validation/model-compiler';
+import { isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
 
 type Json = Record<string, unknown>;
 
@@ -50,9 +51,12 @@ export function buildAsyncAPIDocument(routes: readonly RouteInfo[], config: Open
     if (!route.websocket || route.options.excludeFromSchema === true) continue;
     const id = uniqueId(route.name ?? (route.rawPath.replace(/\{([^}:]+)(?::[^}]*)?\}/g, '$1').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'root'), used);
     const model = route.options.messageModel;
-    const message: Json = model
-      ? { name: model.name, contentType: 'application/json', payload: registry.ref(model, 'request') }
-      : { name: 'frame', contentType: 'text/plain', payload: { type: 'string' }, description: 'A text frame (string) or a binary frame.' };
+    const message: Json =
+      model === undefined
+        ? { name: 'frame', contentType: 'text/plain', payload: { type: 'string' }, description: 'A text frame (string) or a binary frame.' }
+        : isStandardSchema(model)
+          ? standardMessage(registry, model, id)
+          : { name: model.name, contentType: 'application/json', payload: registry.ref(model, 'request') };
     channels[id] = compact({
       address: route.rawPath.replace(/\{([^}:]+)(?::[^}]*)?\}/g, '{$1}'),
       summary: route.options.summary,
@@ -89,6 +93,17 @@ export function buildAsyncAPIDocument(routes: readonly RouteInfo[], config: Open
       securitySchemes: Object.keys(securitySchemes).length > 0 ? securitySchemes : undefined,
     }),
   });
+}
+
+/**
+ * A Standard Schema message: its `~standard.jsonSchema.input` registered as the OpenAPI document
+ * registers request bodies (a named schema becomes a component and names the message; an unnamed
+ * one is inline, and the message takes the channel's name).
+ */
+function standardMessage(registry: SchemaRegistry, schema: StandardSchemaV1, channel: string): Json {
+  const payload = registry.schemaFor(schema, 'request') as Json;
+  const ref = typeof payload.$ref === 'string' ? payload.$ref : undefined;
+  return { name: ref === undefined ? `${channel}-message` : ref.slice(ref.lastIndexOf('/') + 1), contentType: 'application/json', payload };
 }
 
 function messageId(message: Json): string {

@@ -19,6 +19,7 @@ import type { RequestPipeline } from '../pipeline/pipeline';
 import type { CompiledRoute } from '../routing/compile';
 import type { SocketHandlers } from '../routing/socket-route';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
+import { compileStandardSchema, isStandardSchema } from '../validation/standard-schema';
 import { runConnection } from './connection';
 import type { SocketHub } from './hub';
 import { messageReader, type MessageReader } from './messages';
@@ -93,6 +94,10 @@ export function serveSockets(routes: readonly CompiledRoute[], hub: SocketHub, o
 function messageModelReader(route: CompiledRoute, options: SocketServingOptions): MessageReader | undefined {
   const model = route.spec.messageModel;
   if (model === undefined) return undefined;
+  // A Standard Schema is validated by its own library, as a request body's is (it decides what undeclared keys do).
+  if (isStandardSchema(model)) {
+    return messageReader(compileStandardSchema(model), options.config.jsonDepthLimit, route.rawPath, options.config.debug);
+  }
   options.checkModel(model, route.source);
   const forbidNonWhitelisted = (route.spec.forbidUnknownProperties ?? options.config.forbidUnknownProperties) === true;
   const validator = options.modelCompiler.compile(model as ModelClass, { forbidNonWhitelisted });

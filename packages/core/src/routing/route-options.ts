@@ -258,7 +258,7 @@ const ROWS: {
   rateLimit: { check: rateLimit, safeInDocument: true, inherit: 'default', app: true },
   // Written onto the operation by the document builder; checkContract reads it there.
   'x-may-refuse': { check: refusals, safeInDocument: true },
-  messageModel: { check: (value) => (typeof value === 'function' ? value : fail('must be a class')), notInRouteFiles: SOCKETS_ONLY, socketOnly: true },
+  messageModel: { check: (value) => requestModel(value) as NonNullable<RouteOptions['messageModel']>, notInRouteFiles: SOCKETS_ONLY, socketOnly: true },
   maxPayload: { check: positiveBytes, notInRouteFiles: SOCKETS_ONLY, socketOnly: true, safeInDocument: true },
 };
 

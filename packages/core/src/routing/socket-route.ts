@@ -11,6 +11,7 @@ import { requestError } from '../errors/request-error';
 import type { TernRequest, UntypedParam } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { SWITCHING_PROTOCOLS, upgradeOf } from '../http/upgrade';
+import type { StandardSchemaV1 } from '../validation/standard-schema/spec';
 import { Routes } from './routes';
 import type { Handler, RouteOptions } from './types';
 
@@ -53,7 +54,7 @@ export interface TernSocket {
 export interface SocketHandlers<M = unknown, P = Record<string, UntypedParam>> {
   /** `req` is the upgrade request: converted `pathParams`, `user`, `id`, `log`, headers. */
   open?(socket: TernSocket, req: TernRequest<P>): void | Promise<void>;
-  /** `data`: the `messageModel` instance (JSON frames), else a string (text frame) or a Buffer (binary frame). */
+  /** `data`: the `messageModel` instance or Standard Schema output (JSON frames), else a string (text frame) or a Buffer (binary frame). */
   message?(socket: TernSocket, data: M, req: TernRequest<P>): void | Promise<void>;
   /** `code` and `reason` of the close frame (1006 and '' when the connection just ended). */
   close?(socket: TernSocket, code: number, reason: string): void | Promise<void>;
@@ -64,11 +65,15 @@ export type SocketSource = SocketHandlers<never, never> | ((req: TernRequest, re
 
 /**
  * The options of a socket route: those of any route that mean something for a socket, plus
- * `messageModel` (JSON frames validated into instances) and `maxPayload` (largest frame, bytes).
+ * `messageModel` (JSON frames validated into instances, or by a Standard Schema into its output)
+ * and `maxPayload` (largest frame, bytes).
  */
-export type SocketOptions<M = unknown> = Pick<RouteOptions, 'security' | 'middleware' | 'summary' | 'description' | 'tags' | 'name' | 'deprecated' | 'declaredIn' | 'extra' | 'maxPayload'> & {
-  /** A model class: every frame must be JSON it accepts (else an error frame: 400 or 422). */
-  messageModel?: abstract new (...args: never[]) => M;
+export type SocketOptions<M = unknown> = Pick<RouteOptions, 'security' | 'middleware' | 'summary' | 'description' | 'tags' | 'name' | 'deprecated' | 'declaredIn' | 'extra' | 'maxPayload' | 'excludeFromSchema'> & {
+  /**
+   * A model class or a Standard Schema (zod, valibot, arktype…): every frame must be JSON it
+   * accepts (else an error frame: 400 or 422); `data` is then the instance or the schema's output.
+   */
+  messageModel?: (abstract new (...args: never[]) => M) | StandardSchemaV1<unknown, M>;
 };
 
 /**

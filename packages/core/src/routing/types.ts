@@ -242,11 +242,12 @@ export interface RouteOptions {
    */
   'x-may-refuse'?: number[];
   /**
-   * Socket routes only (`app.ws`): a model class every JSON frame is validated into before
-   * `message` gets it; a frame that is not JSON gets an error frame with status 400, one the model
-   * refuses status 422 with the field errors. The socket stays open.
+   * Socket routes only (`app.ws`): a model class or a Standard Schema (zod, valibot, arktype…)
+   * every JSON frame is validated by before `message` gets it (the instance, or the library's
+   * output); a frame that is not JSON gets an error frame with status 400, one the model refuses
+   * status 422 with the field errors. The socket stays open.
    */
-  messageModel?: Function;
+  messageModel?: Function | StandardSchemaV1;
   /** Socket routes only: the largest frame (message) in bytes (default: the app's `websocket.maxPayload`, 64 KiB); larger closes with 1009. */
   maxPayload?: number;
   /** OpenAPI specification extensions, written onto the operation (and kept in `extra`). */

@@ -53,3 +53,18 @@ void backToSpec;
 declare const described: SpecJSONSchema<string>;
 const converter: { '~standard': { jsonSchema: { input: (o: { target: 'draft-2020-12' }) => Record<string, unknown> } } } = described;
 void converter;
+
+// A socket route's `data` is its Standard Schema messageModel's output, without a cast.
+app.ws('/rooms/{id:int}', { messageModel: z.object({ text: z.string().trim(), priority: z.number().default(0) }) }, {
+  message(socket, data, req) {
+    assert<Equal<typeof data, { text: string; priority: number }>>();
+    assert<Equal<typeof req.pathParams.id, number>>();
+    socket.send({ room: req.pathParams.id, text: data.text });
+  },
+});
+app.ws('/valibot', { messageModel: v.object({ n: v.number() }) }, {
+  message(socket, data) {
+    assert<Equal<typeof data, { n: number }>>();
+    socket.send(data.n + 1);
+  },
+});
