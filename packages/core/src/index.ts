@@ -85,6 +85,8 @@ export type { CompressOptions, ContentCoding } from './middleware/compress';
 export { serveStatic } from './middleware/serve-static';
 export { csrf } from './middleware/csrf';
 export type { CsrfOptions } from './middleware/csrf';
+export { fromConnect } from './middleware/connect/from-connect';
+export type { ConnectMiddleware, ConnectErrorMiddleware, ConnectNext } from './middleware/connect/from-connect';
 export type { FlashMessage } from './http/flash';
 export type { ErrorPages } from './pipeline/error-pages';
 export type { TrailingSlash } from './pipeline/trailing-slash';

@@ -1,0 +1,112 @@
+/**
+ * The Express additions to Node's request that Connect middleware reads, each answered from
+ * Tern's own view of the request (so `req.ip` follows the app's `trustProxy`). They are getters
+ * and methods on a prototype made once per request class and put under the request, as Express
+ * itself does; nothing is copied per request. docs/express-middleware.md lists them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import type { TernRequest } from '../../http/request';
+
+/** Where a decorated Node request keeps the Tern request it belongs to. */
+export const OWNER_REQUEST = Symbol('ternRequest');
+const QUERY = Symbol('query');
+
+/** A Node request with the Express additions (the names Connect middleware reads). */
+export interface ExpressRequest extends IncomingMessage {
+  [OWNER_REQUEST]: TernRequest;
+  [QUERY]?: Record<string, string | string[]>;
+  originalUrl: string;
+  res?: ServerResponse;
+  body?: unknown;
+}
+
+/** The additions themselves: `this` is the decorated Node request. */
+const additions: PropertyDescriptorMap & ThisType<ExpressRequest> = {
+  get: { value: header, writable: true, configurable: true },
+  header: { value: header, writable: true, configurable: true },
+  baseUrl: { value: '', writable: true, configurable: true },
+  path: {
+    get(this: ExpressRequest) {
+      return this[OWNER_REQUEST].path;
+    },
+    configurable: true,
+  },
+  query: {
+    get(this: ExpressRequest) {
+      // Express 5's default ("simple") parser is node:querystring: a repeated name gives a list.
+      return (this[QUERY] ??= parseQueryString(this[OWNER_REQUEST].search) as Record<string, string | string[]>);
+    },
+    set(this: ExpressRequest, value: Record<string, string | string[]>) {
+      this[QUERY] = value;
+    },
+    configurable: true,
+  },
+  params: {
+    get(this: ExpressRequest) {
+      return this[OWNER_REQUEST].pathParams;
+    },
+    configurable: true,
+  },
+  ip: {
+    get(this: ExpressRequest) {
+      return this[OWNER_REQUEST].ip;
+    },
+    configurable: true,
+  },
+  protocol: {
+    get(this: ExpressRequest) {
+      return this[OWNER_REQUEST].protocol;
+    },
+    configurable: true,
+  },
+  secure: {
+    get(this: ExpressRequest) {
+      return this[OWNER_REQUEST].protocol === 'https';
+    },
+    configurable: true,
+  },
+  hostname: {
+    get(this: ExpressRequest) {
+      const host = this[OWNER_REQUEST].host;
+      if (host === undefined) return undefined;
+      // An IPv6 literal keeps its brackets; only a trailing `:port` goes.
+      const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
+      return end > 0 ? host.slice(0, end) : host;
+    },
+    configurable: true,
+  },
+  xhr: {
+    get(this: ExpressRequest) {
+      return String(this.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest';
+    },
+    configurable: true,
+  },
+};
+
+function header(this: ExpressRequest, name: string): string | string[] | undefined {
+  if (typeof name !== 'string') throw new TypeError('req.get(name): name must be a string');
+  const lower = name.toLowerCase();
+  if (lower === 'referer' || lower === 'referrer') return this.headers.referrer ?? this.headers.referer;
+  return this.headers[lower];
+}
+
+const prototypes = new WeakMap<object, object>();
+
+/**
+ * Decorates Tern's Node request (once per request) with the Express additions and links it to
+ * the Tern request, which stays the source of truth for path, query, address and parameters.
+ */
+export function expressRequest(req: TernRequest, rawRes: ServerResponse): ExpressRequest {
+  const raw = req.raw as ExpressRequest;
+  if (raw[OWNER_REQUEST] === req) return raw;
+  const base = Object.getPrototypeOf(raw) as object;
+  let proto = prototypes.get(base);
+  if (proto === undefined) prototypes.set(base, (proto = Object.create(base, additions) as object));
+  Object.setPrototypeOf(raw, proto);
+  raw[OWNER_REQUEST] = req;
+  // What Express sets once per request: the URL as received, and the response it answers with.
+  raw.originalUrl ??= raw.url ?? '/';
+  raw.res = rawRes;
+  return raw;
+}
