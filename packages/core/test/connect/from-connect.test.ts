@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { IsInt, IsString } from 'class-validator';
-import { Controller, fromConnect, Get, Group, HTTPException, Router, Routes, TernApp, TernError, type Middleware } from '@tern/core';
+import { APIKey, Controller, enforceSecurity, fromConnect, Get, Group, HTTPException, Router, Routes, TernApp, TernError, type Middleware } from '@tern/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 type Req = IncomingMessage & Record<string, unknown>;
@@ -348,5 +348,29 @@ describe('fromConnect: every level', () => {
     const app = new TernApp({ logger: false });
     app.registerControllers([C]);
     expect((await app.inject('/c/x')).headers['x-controller']).toBe('1');
+  });
+});
+
+describe('fromConnect: security verifiers read what it put on req', () => {
+  it('an enforceSecurity verifier sees req.session set by a Connect middleware', async () => {
+    const app = new TernApp({ logger: false });
+    app.openapiConfig.addSecurityScheme('sessionKey', new APIKey({ name: 'sid', in: 'cookie' }));
+    app.addMiddleware(
+      fromConnect((req: Req, _res: Res, next: Next) => {
+        req.session = { sid: 'abc', userId: 42 };
+        next();
+      }),
+    );
+    app.addMiddleware(
+      enforceSecurity(app, {
+        sessionKey: (sid, req) => {
+          const session = (req as unknown as { session?: { sid: string; userId: number } }).session;
+          return session?.sid === sid ? { id: session.userId } : null;
+        },
+      }),
+    );
+    app.get('/me', { security: [{ sessionKey: [] }] }, async (req) => ({ user: req.user }));
+    expect((await app.inject({ url: '/me', cookies: { sid: 'abc' } })).json()).toEqual({ user: { id: 42 } });
+    expect((await app.inject({ url: '/me', cookies: { sid: 'forged' } })).statusCode).toBe(401);
   });
 });

@@ -20,6 +20,7 @@ export interface ExpressResponse extends ServerResponse {
   locals: Record<string, unknown>;
   status(code: number): this;
   set(field: string | Record<string, unknown>, value?: unknown): this;
+  header(field: string | Record<string, unknown>, value?: unknown): this;
   get(field: string): string | number | string[] | undefined;
   append(field: string, value: string | string[]): this;
   type(type: string): this;
@@ -59,6 +60,9 @@ const methods: ThisType<ExpressResponse> & Omit<ExpressResponse, keyof ServerRes
     }
     this.setHeader(field, Array.isArray(value) ? value.map(String) : String(value));
     return this;
+  },
+  header(field, value) {
+    return this.set(field, value);
   },
   get(field) {
     return this.getHeader(field);
