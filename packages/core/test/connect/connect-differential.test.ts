@@ -6,7 +6,8 @@
  * the test says so and docs/express-middleware.md lists it with the reason.
  */
 import { gunzipSync } from 'node:zlib';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { createHmac } from 'node:crypto';
+import express, { type Express, type NextFunction } from 'express';
 import helmet from 'helmet';
 import corsPackage from 'cors';
 import cookieParser from 'cookie-parser';
@@ -86,7 +87,8 @@ describe('differential: cors (the package)', () => {
 
 describe('differential: cookie-parser', () => {
   const apps = pair(() => [cookieParser('s3cret') as Connect]);
-  const signed = `s:${require('cookie-signature').sign('42', 's3cret') as string}`;
+  // cookie-signature's format: the value, a dot, its HMAC-SHA256 in base64 without padding.
+  const signed = `s:42.${createHmac('sha256', 's3cret').update('42').digest('base64').replace(/=+$/, '')}`;
   it.each([
     ['plain and signed cookies', { url: '/cookies', headers: { cookie: `theme=dark; uid=${encodeURIComponent(signed)}` } }],
     ['a tampered signed cookie reads as false', { url: '/cookies', headers: { cookie: 'uid=s%3A42.forged' } }],
@@ -131,5 +133,113 @@ describe('differential: morgan', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines.tern).toEqual(lines.express);
     expect(lines.tern).toHaveLength(3);
+  });
+});
+
+interface User {
+  id: number;
+  name: string;
+}
+const USERS: Record<string, User & { password: string }> = { ada: { id: 1, name: 'ada', password: 'pw' } };
+const publicUser = (user: User) => ({ id: user.id, name: user.name });
+const JWT_SECRET = 'jwt-test-secret';
+
+/** A passport instance of its own per app, with the local and JWT strategies. */
+function passportFor(): passport.PassportStatic {
+  const instance = new passport.Passport() as passport.PassportStatic;
+  instance.use(
+    new LocalStrategy((username, password, done) => {
+      const user = USERS[username];
+      done(null, user !== undefined && user.password === password ? publicUser(user) : false);
+    }),
+  );
+  instance.use(
+    new JwtStrategy({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: JWT_SECRET }, (claims: { sub: string }, done: (err: unknown, user?: unknown) => void) => {
+      const user = USERS[claims.sub];
+      done(null, user === undefined ? false : publicUser(user));
+    }),
+  );
+  instance.serializeUser((user, done) => done(null, (user as User).id));
+  instance.deserializeUser((id, done) => done(null, Object.values(USERS).map(publicUser).find((user) => user.id === id) ?? false));
+  return instance;
+}
+
+/** Express and Tern with body parsers and passport, the route middleware given per route. */
+function authPair(global: (p: passport.PassportStatic) => Connect[] = () => []): () => Promise<Pair> {
+  let served: Promise<Pair> | undefined;
+  return () => {
+    if (served) return served;
+    const ep = passportFor();
+    const e = express();
+    e.disable('x-powered-by');
+    e.set('etag', false);
+    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...global(ep)]) e.use(layer as express.RequestHandler);
+    e.post('/login', ep.authenticate('local', { session: global(ep).length > 0 }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
+    e.post('/login-redirect', ep.authenticate('local', { session: false, failureRedirect: '/login?failed=1' }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
+    e.get('/profile', ep.authenticate('jwt', { session: false }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
+    e.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
+    e.post('/visit', (req, res) => {
+      const session = req.session as unknown as { visits?: number };
+      session.visits = (session.visits ?? 0) + 1;
+      res.json({ visits: session.visits });
+    });
+
+    const tp = passportFor();
+    const t = new TernApp({ logger: false });
+    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...global(tp)]) t.addMiddleware(fromConnect(layer as Connect));
+    t.post('/login', { middleware: [fromConnect(tp.authenticate('local', { session: global(tp).length > 0 }) as Connect)] }, async (req) => ({ user: req.user }));
+    t.post('/login-redirect', { middleware: [fromConnect(tp.authenticate('local', { session: false, failureRedirect: '/login?failed=1' }) as Connect)] }, async (req) => ({ user: req.user }));
+    t.get('/profile', { middleware: [fromConnect(tp.authenticate('jwt', { session: false }) as Connect)] }, async (req) => ({ user: req.user }));
+    t.get('/me', async (req) => ({ user: req.user ?? null }));
+    t.post('/visit', async (req) => {
+      const session = (req as unknown as { session: { visits?: number } }).session;
+      session.visits = (session.visits ?? 0) + 1;
+      return { visits: session.visits };
+    });
+    return (served = servePair(e, t));
+  };
+}
+
+const form = (body: string): Exchange => ({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+describe('differential: passport-local', () => {
+  const apps = authPair();
+  it.each([
+    ['right password (form)', form('username=ada&password=pw')],
+    ['right password (JSON)', { method: 'POST', url: '/login', headers: { 'content-type': 'application/json' }, body: '{"username":"ada","password":"pw"}' }],
+    ['wrong password is passport\'s 401', form('username=ada&password=nope')],
+    ['missing fields are passport\'s 400', form('username=ada')],
+    ['failureRedirect answers with res.redirect', { ...form('username=ada&password=nope'), url: '/login-redirect' }],
+    ['failureRedirect, for a browser', { ...form('username=ada&password=nope'), url: '/login-redirect', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } }],
+  ])('%s', async (_name, request) => {
+    const { express: e, tern: t } = await both(await apps(), request);
+    expect(t).toEqual(e);
+  });
+});
+
+describe('differential: passport-jwt', () => {
+  const apps = authPair();
+  const token = (claims: object, options: jwt.SignOptions = {}) => jwt.sign(claims, JWT_SECRET, options);
+  it.each([
+    ['a valid token', () => ({ authorization: `Bearer ${token({ sub: 'ada' })}` })],
+    ['an expired token', () => ({ authorization: `Bearer ${token({ sub: 'ada', exp: Math.floor(Date.now() / 1000) - 60 })}` })],
+    ['a token signed with another key', () => ({ authorization: `Bearer ${jwt.sign({ sub: 'ada' }, 'other')}` })],
+    ['an unknown subject', () => ({ authorization: `Bearer ${token({ sub: 'bob' })}` })],
+    ['no token', () => ({})],
+  ])('%s', async (_name, headers) => {
+    const { express: e, tern: t } = await both(await apps(), { url: '/profile', headers: headers() });
+    expect(t).toEqual(e);
+  });
+});
+
+describe('differential: express-rate-limit', () => {
+  const apps = pair(() => [rateLimit({ windowMs: 60_000, limit: 2, standardHeaders: 'draft-8', legacyHeaders: true }) as Connect]);
+  it('the same headers on each request, and the same 429 once over the limit', async () => {
+    const served = await apps();
+    for (let i = 0; i < 4; i++) {
+      const { express: e, tern: t } = await both(served, '/data', [[/(t=|reset=|Reset: )\d+/gi, '$1N']]);
+      expect(t).toEqual(e);
+      expect(t.status).toBe(i < 2 ? 200 : 429);
+    }
   });
 });

@@ -73,6 +73,11 @@ describe('Express additions to req', () => {
     expect(await seen((req) => req.xhr, { url: '/things/7', headers: { 'x-requested-with': 'XMLHttpRequest' } })).toBe(true);
   });
 
+  it('req.app.get(\'trust proxy\') reports Tern\'s trustProxy (what express-rate-limit checks)', async () => {
+    expect(await seen((req) => [req.app.get('trust proxy'), req.app.get('env')])).toEqual([false, null]);
+    expect(await seen((req) => req.app.get('trust proxy'), '/things/7', new TernApp({ logger: false, trustProxy: 'loopback' }))).toBe("Tern's trustProxy");
+  });
+
   it('req.res is the response', async () => {
     expect(await seen((req, res) => req.res === res)).toBe(true);
   });
@@ -145,7 +150,8 @@ describe('Express additions to res', () => {
     const plain = await answered((_req, res) => res.redirect('/login?next=/café'));
     expect([plain.statusCode, plain.headers.location, plain.body]).toEqual([302, '/login?next=/caf%C3%A9', 'Found. Redirecting to /login?next=/caf%C3%A9']);
     const html = await answered((_req, res) => res.redirect(303, '/a?b=<c>'), { url: '/things/7', headers: { accept: 'text/html' } });
-    expect([html.statusCode, html.headers['content-type'], html.body]).toEqual([303, 'text/html; charset=utf-8', '<p>See Other. Redirecting to /a?b=%3Cc%3E</p>']);
+    expect([html.statusCode, html.headers['content-type'], html.body]).toEqual([303, 'text/html; charset=utf-8', '<!DOCTYPE html><head><title>See Other</title></head><body><p>See Other. Redirecting to /a?b=%3Cc%3E</p></body>']);
+    expect((await answered((_req, res) => res.redirect('/x'), { url: '/things/7', headers: { accept: 'application/json' } })).body).toBe('');
   });
 
   it('res.cookie (maxAge in ms, objects as j:) and res.clearCookie', async () => {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
-import type { TernRequest } from '../../http/request';
+import { TernRequest } from '../../http/request';
 
 /** Where a decorated Node request keeps the Tern request it belongs to. */
 export const OWNER_REQUEST = Symbol('ternRequest');
@@ -76,6 +76,12 @@ const additions: PropertyDescriptorMap & ThisType<ExpressRequest> = {
     },
     configurable: true,
   },
+  app: {
+    get(this: ExpressRequest) {
+      return Object.getPrototypeOf(this[OWNER_REQUEST]) === TernRequest.prototype ? UNTRUSTING_APP : TRUSTING_APP;
+    },
+    configurable: true,
+  },
   xhr: {
     get(this: ExpressRequest) {
       return String(this.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest';
@@ -83,6 +89,15 @@ const additions: PropertyDescriptorMap & ThisType<ExpressRequest> = {
     configurable: true,
   },
 };
+
+/**
+ * `req.app`, a stand-in for the Express application, for the one thing packages ask it:
+ * `get('trust proxy')` (express-rate-limit checks it against `X-Forwarded-For`). It reports
+ * Tern's `trustProxy`: `false` when off, a description when on (never `true`, which would claim
+ * every proxy is trusted). Every other setting is undefined.
+ */
+const UNTRUSTING_APP = Object.freeze({ get: (setting: string): unknown => (setting === 'trust proxy' ? false : undefined) });
+const TRUSTING_APP = Object.freeze({ get: (setting: string): unknown => (setting === 'trust proxy' ? "Tern's trustProxy" : undefined) });
 
 function header(this: ExpressRequest, name: string): string | string[] | undefined {
   if (typeof name !== 'string') throw new TypeError('req.get(name): name must be a string');

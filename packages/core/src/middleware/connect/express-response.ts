@@ -114,12 +114,18 @@ const methods: ThisType<ExpressResponse> & Omit<ExpressResponse, keyof ServerRes
     const location = encodeUrl()(String(typeof statusOrUrl === 'number' ? url : statusOrUrl));
     this.status(status);
     this.setHeader('location', location);
-    // Express negotiates the body the same way: HTML for browsers, else a line of text.
-    const wantsHtml = /\btext\/html\b/.test(String(this.req?.headers.accept ?? ''));
-    const message = `${STATUS_CODES[status] ?? 'Redirecting'}. Redirecting to ${location}`;
-    this.setHeader('content-type', wantsHtml ? SHORT_TYPES.html : SHORT_TYPES.text);
+    // The bodies Express 5 negotiates (its res.format: text, html, else none), byte for byte.
+    const kind = redirectBodyKind(String(this.req?.headers.accept ?? ''));
+    const reason = STATUS_CODES[status] ?? String(status);
     this.vary('Accept');
-    this.send(wantsHtml ? `<p>${escapeHtml(STATUS_CODES[status] ?? 'Redirecting')}. Redirecting to ${escapeHtml(location)}</p>` : message);
+    if (kind !== 'none') this.setHeader('content-type', kind === 'html' ? SHORT_TYPES.html : SHORT_TYPES.text);
+    this.send(
+      kind === 'html'
+        ? `<!DOCTYPE html><head><title>${reason}</title></head><body><p>${reason}. Redirecting to ${escapeHtml(location)}</p></body>`
+        : kind === 'text'
+          ? `${reason}. Redirecting to ${location}`
+          : '',
+    );
   },
   cookie(name, value, options = {}) {
     if (options.signed) throw new TypeError('res.cookie: signed cookies are not supported through fromConnect; use res.setCookie on a signed route or cookie-signature yourself');
@@ -138,8 +144,29 @@ const methods: ThisType<ExpressResponse> & Omit<ExpressResponse, keyof ServerRes
   },
 };
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * Which redirect body an Accept header gets, as Express's `res.format({ text, html, default })`
+ * picks: no Accept (or one taking anything) gets text, the better-ranked of text/plain and
+ * text/html otherwise, and an Accept naming neither gets no body.
+ */
+function redirectBodyKind(accept: string): 'text' | 'html' | 'none' {
+  if (accept.trim() === '') return 'text';
+  let best: { kind: 'text' | 'html'; q: number } | undefined;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const qParam = params.find((param) => param.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!(q > 0)) continue;
+    const kind = type === 'text/html' ? 'html' : type === 'text/plain' || type === 'text/*' || type === '*/*' ? 'text' : undefined;
+    if (kind !== undefined && (best === undefined || q > best.q)) best = { kind, q };
+  }
+  return best?.kind ?? 'none';
 }
 
 const locals: PropertyDescriptor & ThisType<ExpressResponse> = {
