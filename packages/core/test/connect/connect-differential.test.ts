@@ -19,7 +19,10 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import jwt from 'jsonwebtoken';
 import { fromConnect, TernApp, type TernRequest } from '@tern/core';
-import { both, closeServers, servePair, type Exchange, type Pair } from './differential-support';
+import { createClient, type RedisClientType } from 'redis';
+import { RedisStore } from 'connect-redis';
+import session from 'express-session';
+import { answerOf, both, closeServers, send, servePair, testRedis, type Exchange, type Pair, type Received } from './differential-support';
 
 afterAll(closeServers);
 
@@ -97,6 +100,11 @@ describe('differential: cookie-parser', () => {
     const { express: e, tern: t } = await both(await apps(), request);
     expect(t).toEqual(e);
   });
+
+  it('the signed cookie really is verified (not false on both sides)', async () => {
+    const { tern } = await both(await apps(), { url: '/cookies', headers: { cookie: `uid=${encodeURIComponent(signed)}` } });
+    expect(JSON.parse(tern.body)).toEqual({ cookies: {}, signed: { uid: '42' } });
+  });
 });
 
 describe('differential: compression', () => {
@@ -165,16 +173,17 @@ function passportFor(): passport.PassportStatic {
 }
 
 /** Express and Tern with body parsers and passport, the route middleware given per route. */
-function authPair(global: (p: passport.PassportStatic) => Connect[] = () => []): () => Promise<Pair> {
+function authPair(global: (p: passport.PassportStatic, side: 'express' | 'tern') => Connect[] = () => []): () => Promise<Pair> {
   let served: Promise<Pair> | undefined;
   return () => {
     if (served) return served;
     const ep = passportFor();
+    const expressGlobal = global(ep, 'express');
     const e = express();
     e.disable('x-powered-by');
     e.set('etag', false);
-    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...global(ep)]) e.use(layer as express.RequestHandler);
-    e.post('/login', ep.authenticate('local', { session: global(ep).length > 0 }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
+    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...expressGlobal]) e.use(layer as express.RequestHandler);
+    e.post('/login', ep.authenticate('local', { session: expressGlobal.length > 0 }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
     e.post('/login-redirect', ep.authenticate('local', { session: false, failureRedirect: '/login?failed=1' }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
     e.get('/profile', ep.authenticate('jwt', { session: false }) as express.RequestHandler, (req, res) => void res.json({ user: req.user }));
     e.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
@@ -185,9 +194,10 @@ function authPair(global: (p: passport.PassportStatic) => Connect[] = () => []):
     });
 
     const tp = passportFor();
+    const ternGlobal = global(tp, 'tern');
     const t = new TernApp({ logger: false });
-    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...global(tp)]) t.addMiddleware(fromConnect(layer as Connect));
-    t.post('/login', { middleware: [fromConnect(tp.authenticate('local', { session: global(tp).length > 0 }) as Connect)] }, async (req) => ({ user: req.user }));
+    for (const layer of [express.urlencoded({ extended: false }), express.json(), ...ternGlobal]) t.addMiddleware(fromConnect(layer as Connect));
+    t.post('/login', { middleware: [fromConnect(tp.authenticate('local', { session: ternGlobal.length > 0 }) as Connect)] }, async (req) => ({ user: req.user }));
     t.post('/login-redirect', { middleware: [fromConnect(tp.authenticate('local', { session: false, failureRedirect: '/login?failed=1' }) as Connect)] }, async (req) => ({ user: req.user }));
     t.get('/profile', { middleware: [fromConnect(tp.authenticate('jwt', { session: false }) as Connect)] }, async (req) => ({ user: req.user }));
     t.get('/me', async (req) => ({ user: req.user ?? null }));
@@ -240,6 +250,81 @@ describe('differential: express-rate-limit', () => {
       const { express: e, tern: t } = await both(served, '/data', [[/(t=|reset=|Reset: )\d+/gi, '$1N']]);
       expect(t).toEqual(e);
       expect(t.status).toBe(i < 2 ? 200 : 429);
+    }
+  });
+});
+
+describe('differential: express-session + connect-redis (real Redis) with passport sessions', () => {
+  let redis: Awaited<ReturnType<typeof testRedis>> | undefined;
+  let clients: RedisClientType[] = [];
+  let apps: (() => Promise<Pair>) | undefined;
+  const SID = /connect\.sid=[^;]+/g;
+  const masks: Array<[RegExp, string]> = [
+    [SID, 'connect.sid=SID'],
+    [/Expires=[^;]+/g, 'Expires=T'],
+  ];
+
+  beforeAll(async () => {
+    redis = await testRedis();
+    if ('skip' in redis) {
+      console.log(`skipping the express-session + connect-redis differential: ${redis.skip}`);
+      return;
+    }
+    const url = redis.url;
+    const store = async (prefix: string) => {
+      const client = createClient({ url }) as RedisClientType;
+      await client.connect();
+      clients.push(client);
+      return new RedisStore({ client, prefix });
+    };
+    // One Redis, one prefix: a session Express made is one Tern reads, as in a migration.
+    const [expressStore, ternStore] = [await store('sess-diff:'), await store('sess-diff:')];
+    const sessionWith = (sessionStore: RedisStore) =>
+      session({ store: sessionStore, secret: 'session-secret', resave: false, saveUninitialized: false, cookie: { httpOnly: true, sameSite: 'lax', maxAge: 3_600_000 } }) as Connect;
+    apps = authPair((p, side) => [sessionWith(side === 'express' ? expressStore : ternStore), p.initialize() as Connect, p.session() as Connect]);
+  }, 20_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit()));
+    clients = [];
+    if (redis && !('skip' in redis)) await redis.stop();
+  });
+
+  const cookieOf = (answer: { raw: [Received, Received] }, side: 0 | 1) => String(answer.raw[side].headers['set-cookie']).split(';')[0];
+
+  it('login, then the session carries the user; counters persist; answers agree', async () => {
+    if (!apps) return;
+    const served = await apps();
+    const login = await both(served, form('username=ada&password=pw'), masks);
+    expect(login.tern).toEqual(login.express);
+    expect(login.tern.headers['set-cookie']).toBe('connect.sid=SID; Path=/; Expires=T; HttpOnly; SameSite=Lax');
+    const [expressCookie, ternCookie] = [cookieOf(login, 0), cookieOf(login, 1)];
+    for (const [name, count] of [['first visit', 1], ['second visit', 2]] as const) {
+      const fromExpress = answerOf(await send(served.express, { method: 'POST', url: '/visit', headers: { cookie: expressCookie } }), masks);
+      const fromTern = answerOf(await send(served.tern, { method: 'POST', url: '/visit', headers: { cookie: ternCookie } }), masks);
+      expect({ name, answer: fromTern }).toEqual({ name, answer: fromExpress });
+      expect(JSON.parse(fromTern.body)).toEqual({ visits: count });
+    }
+    const me = answerOf(await send(served.tern, { url: '/me', headers: { cookie: ternCookie } }));
+    expect(JSON.parse(me.body)).toEqual({ user: { id: 1, name: 'ada' } });
+  });
+
+  it('a session Express created is read by Tern from the same Redis', async () => {
+    if (!apps) return;
+    const served = await apps();
+    const login = await both(served, form('username=ada&password=pw'), masks);
+    const expressCookie = cookieOf(login, 0);
+    const me = answerOf(await send(served.tern, { url: '/me', headers: { cookie: expressCookie } }));
+    expect(JSON.parse(me.body)).toEqual({ user: { id: 1, name: 'ada' } });
+  });
+
+  it('no cookie, a forged cookie: no user, no session written, on both', async () => {
+    if (!apps) return;
+    const served = await apps();
+    for (const headers of [{}, { cookie: 'connect.sid=s%3Aforged.sig' }]) {
+      const { express: e, tern: t } = await both(served, { url: '/me', headers }, masks);
+      expect(t).toEqual(e);
+      expect(JSON.parse(t.body)).toEqual({ user: null });
     }
   });
 });
