@@ -18,7 +18,7 @@ import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import jwt from 'jsonwebtoken';
-import { fromConnect, TernApp, type TernRequest } from '@tern/core';
+import { fromConnect, TernApp, type ConnectMiddleware, type TernRequest } from '@tern/core';
 import { createClient, type RedisClientType } from 'redis';
 import { RedisStore } from 'connect-redis';
 import session from 'express-session';
@@ -26,7 +26,7 @@ import { answerOf, both, closeServers, send, servePair, testRedis, type Exchange
 
 afterAll(closeServers);
 
-type Connect = (req: never, res: never, next: NextFunction) => unknown;
+type Connect = ConnectMiddleware;
 
 const DATA = { ok: true, items: [1, 2, 3] };
 const BIG = { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row number ${i}`, tags: ['a', 'b'] })) };
@@ -321,7 +321,7 @@ describe('differential: express-session + connect-redis (real Redis) with passpo
   it('no cookie, a forged cookie: no user, no session written, on both', async () => {
     if (!apps) return;
     const served = await apps();
-    for (const headers of [{}, { cookie: 'connect.sid=s%3Aforged.sig' }]) {
+    for (const headers of [{}, { cookie: 'connect.sid=s%3Aforged.sig' }] as Array<Record<string, string>>) {
       const { express: e, tern: t } = await both(served, { url: '/me', headers }, masks);
       expect(t).toEqual(e);
       expect(JSON.parse(t.body)).toEqual({ user: null });

@@ -2,7 +2,7 @@
  * fromConnect: a Connect middleware as a layer of Tern's chain, seen from a client. Each test
  * uses plain Connect-style functions; the real packages are in connect-differential.test.ts.
  */
-import express from 'express';
+import express, { type Response as ExpressResponse } from 'express';
 import { IsInt, IsString } from 'class-validator';
 import { APIKey, Controller, enforceSecurity, fromConnect, Get, Group, HTTPException, Router, Routes, TernApp, TernError, type Middleware } from '@tern/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -205,7 +205,7 @@ describe('fromConnect: errors', () => {
 
   it('an (err, req, res, next) middleware answers the failures of the layers inside it', async () => {
     const { app } = appWith(
-      fromConnect((err: Error & { status?: number }, _req: Req, res: Res & { status(code: number): Res; json(body: unknown): void }, _next: Next) => {
+      fromConnect((err: Error & { status?: number }, _req: Req, res: ExpressResponse, _next: Next) => {
         res.status(err.status ?? 500).json({ fromExpressHandler: err.message });
       }),
     );
