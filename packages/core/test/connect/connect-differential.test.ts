@@ -7,7 +7,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { createHmac } from 'node:crypto';
-import express, { type Express, type NextFunction } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import corsPackage from 'cors';
 import cookieParser from 'cookie-parser';
