@@ -6,6 +6,7 @@ import express, { type Response as ExpressResponse } from 'express';
 import { IsInt, IsString } from 'class-validator';
 import { APIKey, Controller, enforceSecurity, fromConnect, Get, Group, HTTPException, Router, Routes, TernApp, TernError, type Middleware } from '@tern/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenOnFreePort, rawRequest, statusOf } from '../../../../test-support/raw-http';
 
 type Req = IncomingMessage & Record<string, unknown>;
 type Res = ServerResponse & Record<string, unknown>;
@@ -372,5 +373,50 @@ describe('fromConnect: security verifiers read what it put on req', () => {
     app.get('/me', { security: [{ sessionKey: [] }] }, async (req) => ({ user: req.user }));
     expect((await app.inject({ url: '/me', cookies: { sid: 'abc' } })).json()).toEqual({ user: { id: 42 } });
     expect((await app.inject({ url: '/me', cookies: { sid: 'forged' } })).statusCode).toBe(401);
+  });
+});
+
+describe('fromConnect: hostile requests and middleware', () => {
+  it('a chunked body over bodyLimit is a 413 even though the Connect parser accepted it', async () => {
+    const app = new TernApp({ logger: false });
+    app.addMiddleware(fromConnect(express.json({ limit: '10mb' })));
+    app.post('/small', { bodyLimit: 100 }, async (req) => ({ json: await req.json() }));
+    const port = await listenOnFreePort(app);
+    try {
+      const body = JSON.stringify({ pad: 'x'.repeat(500) });
+      const answer = await rawRequest(
+        port,
+        `POST /small HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      );
+      expect(statusOf(answer)).toBe(413);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a header value with CRLF set by a Connect middleware is a 500, and the process lives', async () => {
+    const { app } = appWith(fromConnect(setsHeader('x-evil', 'a\r\nSet-Cookie: admin=1')));
+    const res = await app.inject('/hello');
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect((await appWith().app.inject('/hello')).statusCode).toBe(200);
+  });
+
+  it('next() with a thrown non-Error value is a 500 that shows nothing of it', async () => {
+    const { app } = appWith(fromConnect((_req: Req, _res: Res, next: Next) => next({ secret: 'token-123' })));
+    const res = await app.inject('/hello');
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('token-123');
+  });
+
+  it('a middleware that calls next() twice runs the handler once', async () => {
+    const { app, ran } = appWith(
+      fromConnect((_req: Req, _res: Res, next: Next) => {
+        next();
+        next();
+      }),
+    );
+    expect((await app.inject('/hello')).statusCode).toBe(200);
+    expect(ran).toEqual(['hello']);
   });
 });
