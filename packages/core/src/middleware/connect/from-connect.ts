@@ -155,10 +155,26 @@ function carryOver(req: TernRequest, res: TernResponse, raw: ExpressRequest, raw
 /** Names Tern's request already has for its own purpose (`req.body` is the validated model). */
 const KEPT_BY_TERN = new Set(['body', 'route', 'pathParams', 'originalUrl', 'res']);
 
+/**
+ * Names both sides use for the same thing: Connect's wins when Tern's has no value for this
+ * request (`req.user` before authentication; `req.session` when Tern's own `session()` is not in
+ * use), else Tern's stays.
+ */
+const SHARED_NAMES = new Set(['user', 'session']);
+
+function ternValueOf(req: TernRequest, key: string): unknown {
+  try {
+    return (req as unknown as Record<string, unknown>)[key];
+  } catch {
+    // A getter of Tern's that refuses to answer (a feature not set up for this app) is no value.
+    return undefined;
+  }
+}
+
 /** Makes `raw[key]` readable (and writable) as `req[key]`; methods stay bound to Node's request, which they were written for. */
 function exposeOnTern(req: TernRequest, raw: ExpressRequest, key: string): void {
   if (KEPT_BY_TERN.has(key)) return;
-  if (key === 'user' ? req.user !== undefined : key in req) return;
+  if (SHARED_NAMES.has(key) ? ternValueOf(req, key) !== undefined : key in req) return;
   const source = raw as unknown as Record<string, unknown>;
   Object.defineProperty(req, key, {
     get() {
