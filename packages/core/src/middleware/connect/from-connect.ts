@@ -17,17 +17,32 @@ import { fromConnectError } from './connect-error';
 import { expressRequest, type ExpressRequest } from './express-request';
 import { expressResponse, type ExpressResponse } from './express-response';
 
-/** `next` as Connect passes it: no argument (or a falsy one) continues, anything else is an error. */
+/**
+ * `next` as Connect passes it: no argument (or a falsy one) continues, anything else is an error.
+ *
+ * @example
+ * const requireToken: ConnectMiddleware = (req, res, next: ConnectNext) => (req.headers['x-token'] ? next() : next(Object.assign(new Error('token required'), { status: 401 })));
+ */
 export type ConnectNext = (err?: unknown) => void;
 
 /**
  * A Connect middleware, `(req, res, next)`. Typed loosely on purpose: packages type their own
  * `req`/`res` (Express's, passport's), and any of those must be accepted.
+ *
+ * @example
+ * const poweredBy: ConnectMiddleware = (req, res, next) => { res.setHeader('x-served-by', 'tern'); next(); };
+ * app.addMiddleware(fromConnect(poweredBy));
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each package types req/res its own way
 export type ConnectMiddleware = (req: any, res: any, next: ConnectNext) => unknown;
 
-/** A Connect error middleware, `(err, req, res, next)`: it runs when the rest of the chain fails. */
+/**
+ * A Connect error middleware, `(err, req, res, next)`: it runs when the rest of the chain fails.
+ *
+ * @example
+ * const legacyErrors: ConnectErrorMiddleware = (err, req, res, next) => res.status(err.status ?? 500).json({ error: err.expose ? err.message : 'failed' });
+ * app.addMiddleware(fromConnect(legacyErrors)); // first: it sees the failures of everything added after it
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each package types req/res its own way
 export type ConnectErrorMiddleware = (err: any, req: any, res: any, next: ConnectNext) => unknown;
 
