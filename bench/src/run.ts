@@ -131,7 +131,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'controller', 'startup'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'connect', 'controller', 'startup'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {

@@ -48,6 +48,8 @@ export const SERVER_MODULES: Record<string, string> = {
   'tern-controller': 'tern-controller',
   'fastify-log': 'fastify-log',
   'tern-log': 'tern-log',
+  'tern-connect': 'tern-connect',
+  'fastify-middie': 'fastify-middie',
 };
 
 /**
@@ -77,4 +79,4 @@ export const STARTUP_SERVERS: Record<string, StartupServer> = {
 export const STARTUP_FLOOR = 'node-bare';
 
 /** The servers of a default run; the `-log` ones join only for scenario 9 (see SCENARIO_SERVERS). */
-export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !name.endsWith('-log'));
+export const ALL_SERVERS = Object.keys(SERVER_MODULES).filter((name) => !name.endsWith('-log') && name !== 'tern-connect' && name !== 'fastify-middie');

@@ -4,7 +4,7 @@ import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'connect';
 export type ReportId = ScenarioId | 'controller' | 'startup';
 
 export interface LoadScenario {
@@ -91,15 +91,23 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/',
     servers: ['fastify-log', 'tern-log'],
   },
+  {
+    id: 'connect',
+    number: 11,
+    title: 'GET /mw behind scenario 4\'s 3 layers written as Connect middleware (Tern: fromConnect; Fastify: @fastify/middie) and, for reference, as Tern middleware',
+    method: 'GET',
+    path: '/mw',
+    servers: ['tern', 'tern-connect', 'fastify-middie'],
+  },
 ];
 
 /**
  * Servers that exist for one scenario only (the same app with a logger on): started only when
  * that scenario runs, and measured in it alone.
  */
-export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log' };
+export const SCENARIO_SERVERS: Record<string, ScenarioId> = { 'fastify-log': 'log', 'tern-log': 'log', 'tern-connect': 'connect', 'fastify-middie': 'connect' };
 
-/** Names accepted by --only, numbers included (1–10). */
+/** Names accepted by --only, numbers included (1–11). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -124,6 +132,9 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '9': 'log',
   log: 'log',
   logging: 'log',
+  '11': 'connect',
+  connect: 'connect',
+  express: 'connect',
   '10': 'people',
   people: 'people',
   entities: 'people',

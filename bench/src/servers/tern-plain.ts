@@ -3,18 +3,22 @@
  * The body is validated by the class-validator model of shared/item-dto.ts (`requestModel`).
  */
 import 'reflect-metadata';
-import { TernApp, type TernAppOptions } from '@tern/core';
+import { fromConnect, TernApp, type Middleware, type TernAppOptions } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
 import { PEOPLE_PATH, PersonDto, makePeople } from '../shared/people';
 import { staticRoot } from '../shared/static-file';
 import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
-import { layer1, layer2, layer3 } from './tern-middleware';
+import { connectLayer1, connectLayer2, connectLayer3, layer1, layer2, layer3 } from './tern-middleware';
 import type { RunningServer, ServerOptions, StartServer } from './types';
 
-/** Tern with the bench's routes; `appOptions` (a logger for scenario 9) as given, defaults otherwise. */
-export async function startTern(options: ServerOptions, appOptions: TernAppOptions = {}): Promise<RunningServer> {
+/** Scenario 4's layers as Tern middleware, and (scenario 11) the same written as Connect middleware through fromConnect. */
+const TERN_LAYERS: Middleware[] = [layer1, layer2, layer3];
+export const CONNECT_LAYERS: Middleware[] = [fromConnect(connectLayer1), fromConnect(connectLayer2), fromConnect(connectLayer3)];
+
+/** Tern with the bench's routes; `appOptions` (a logger for scenario 9) as given, defaults otherwise; `/mw` behind `mwLayers`. */
+export async function startTern(options: ServerOptions, appOptions: TernAppOptions = {}, mwLayers: Middleware[] = TERN_LAYERS): Promise<RunningServer> {
   const app = new TernApp(appOptions);
 
   const [before, after] = splitFillers(options.fillers);
@@ -37,7 +41,7 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
     ...(req.body as ItemDto),
   }));
 
-  app.get('/mw', { middleware: [layer1, layer2, layer3] }, async (req) => ({
+  app.get('/mw', { middleware: mwLayers }, async (req) => ({
     user: (req.user as typeof MW_USER).id,
   }));
 
