@@ -367,3 +367,18 @@ describe('the targets tables', () => {
     for (const t of r.targets) expect(['PASS', 'FAIL', 'n/a']).toContain(t.status);
   });
 });
+
+describe('issue 40: Connect middleware through fromConnect (scenario 11)', () => {
+  const load = (cpu: Record<string, number>): LoadSummary[] => Object.entries(cpu).map(([server, us]) => summariseLoad('connect', server, [round(us)]));
+
+  it('passes within 1.10× of Tern middleware and at most Fastify + middie, fails beyond', () => {
+    const passing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 10.9, 'fastify-middie': 11 }) }));
+    expect([target(passing, 'issue40.tern').status, target(passing, 'issue40.fastify-middie').status]).toEqual(['PASS', 'PASS']);
+    const failing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 11.5, 'fastify-middie': 11 }) }));
+    expect([target(failing, 'issue40.tern').status, target(failing, 'issue40.fastify-middie').status]).toEqual(['FAIL', 'FAIL']);
+  });
+
+  it('reports nothing when scenario 11 did not run', () => {
+    expect(evaluateTargets(input({})).filter((t) => t.group === 'issue 40')).toEqual([]);
+  });
+});
