@@ -188,7 +188,8 @@ function ternValueOf(req: TernRequest, key: string): unknown {
 
 /** Makes `raw[key]` readable (and writable) as `req[key]`; methods stay bound to Node's request, which they were written for. */
 function exposeOnTern(req: TernRequest, raw: ExpressRequest, key: string): void {
-  if (KEPT_BY_TERN.has(key)) return;
+  // `_parsedUrl`, `_passport`, `_body`: a package's own bookkeeping, not for handlers.
+  if (KEPT_BY_TERN.has(key) || key.startsWith('_')) return;
   if (SHARED_NAMES.has(key) ? ternValueOf(req, key) !== undefined : key in req) return;
   const source = raw as unknown as Record<string, unknown>;
   Object.defineProperty(req, key, {
