@@ -11,11 +11,14 @@ import { TernRequest } from '../../http/request';
 /** Where a decorated Node request keeps the Tern request it belongs to. */
 export const OWNER_REQUEST = Symbol('ternRequest');
 const QUERY = Symbol('query');
+/** How many own keys Node's request had when a layer last looked: keys past it are what Connect middleware added. */
+export const KEYS_SEEN = Symbol('keysSeen');
 
 /** A Node request with the Express additions (the names Connect middleware reads). */
 export interface ExpressRequest extends IncomingMessage {
   [OWNER_REQUEST]: TernRequest;
   [QUERY]?: Record<string, string | string[]>;
+  [KEYS_SEEN]: number;
   originalUrl: string;
   res?: ServerResponse;
   body?: unknown;
@@ -123,5 +126,6 @@ export function expressRequest(req: TernRequest, rawRes: ServerResponse): Expres
   // What Express sets once per request: the URL as received, and the response it answers with.
   raw.originalUrl ??= raw.url ?? '/';
   raw.res = rawRes;
+  raw[KEYS_SEEN] = Object.keys(raw).length;
   return raw;
 }

@@ -6,7 +6,6 @@
  * `res.end`/`res.writeHead` (compression, express-session, morgan) run when Tern writes, and
  * when it answers by itself Tern's writer sees the response sent and adds nothing.
  */
-import type { ServerResponse } from 'node:http';
 import { TernTypeError } from '../../errors';
 import { adoptParsedBody, bodyTakenByTern, declaredBodyTooLarge, type TernRequest } from '../../http/request';
 import { isJsonType, mediaTypeOf } from '../../http/media-type';
@@ -14,7 +13,7 @@ import type { TernResponse } from '../../http/response';
 import type { Middleware } from '../../routing/types';
 import { appendVary } from '../vary';
 import { fromConnectError } from './connect-error';
-import { expressRequest, type ExpressRequest } from './express-request';
+import { expressRequest, KEYS_SEEN, type ExpressRequest } from './express-request';
 import { expressResponse, type ExpressResponse } from './express-response';
 
 /**
@@ -74,9 +73,8 @@ export function fromConnect(middleware: ConnectMiddleware | ConnectErrorMiddlewa
     new Promise<TernResponse>((resolve, reject) => {
       const raw = expressRequest(req, res.raw);
       const rawRes = expressResponse(res);
-      const keysBefore = Object.keys(raw).length;
       callConnect(rawRes, resolve, reject, res, (connectNext) => run(raw, rawRes, connectNext), () => {
-        const failure = carryOver(req, res, raw, rawRes, keysBefore);
+        const failure = carryOver(req, res, raw, rawRes);
         if (failure !== undefined) return reject(failure);
         const rest = next();
         // Connect's `cors` and Tern's layers may both vary the answer: the union goes out.
@@ -106,7 +104,7 @@ function errorLayer(middleware: ConnectErrorMiddleware): Middleware {
  * response itself (`finish`, or `close` when the client left first).
  */
 function callConnect(
-  rawRes: ServerResponse,
+  rawRes: Watched,
   resolve: (res: TernResponse) => void,
   reject: (err: unknown) => void,
   res: TernResponse,
@@ -120,8 +118,7 @@ function callConnect(
     resolve(res);
   };
   const stopWatching = () => {
-    rawRes.off('finish', answered);
-    rawRes.off('close', answered);
+    if (rawRes[WAITING] === answered) rawRes[WAITING] = undefined;
   };
   const fail = (err: unknown) => {
     if (settled) return;
@@ -129,8 +126,7 @@ function callConnect(
     stopWatching();
     reject(fromConnectError(err));
   };
-  rawRes.once('finish', answered);
-  rawRes.once('close', answered);
+  watchEnd(rawRes, answered);
   const connectNext: ConnectNext = (err) => {
     if (settled) return;
     if (err !== undefined && err !== null && err !== false && err !== 0 && err !== '') return fail(err);
@@ -153,16 +149,38 @@ function callConnect(
   if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, fail);
 }
 
+/** The layer waiting on its middleware: told when the response ends without `next()`. */
+const WAITING = Symbol('waitingLayer');
+const WATCHED = Symbol('endWatched');
+
+type Watched = ExpressResponse & { [WAITING]?: () => void; [WATCHED]?: true };
+
+/**
+ * Tells the waiting layer when the response ends (`finish`) or the client leaves (`close`). One
+ * pair of listeners per request, not per layer: layers wait one at a time, each calling the next
+ * only once it has settled.
+ */
+function watchEnd(rawRes: Watched, answered: () => void): void {
+  rawRes[WAITING] = answered;
+  if (rawRes[WATCHED]) return;
+  rawRes[WATCHED] = true;
+  const ended = () => rawRes[WAITING]?.();
+  rawRes.once('finish', ended);
+  rawRes.once('close', ended);
+}
+
 /**
  * What a middleware left on Node's request and response that Tern must take over when it calls
  * `next()`: the status it set, the properties it added (`req.user`, `req.session`, ...) made
  * readable on Tern's request, and a body a Connect parser read. Returns the failure to answer
  * with instead (a parsed body over the route's limits).
  */
-function carryOver(req: TernRequest, res: TernResponse, raw: ExpressRequest, rawRes: ExpressResponse, keysBefore: number): unknown {
+function carryOver(req: TernRequest, res: TernResponse, raw: ExpressRequest, rawRes: ExpressResponse): unknown {
   if (rawRes.statusCode !== 200 && res.statusCode === 200 && rawRes.statusCode >= 200 && rawRes.statusCode <= 599) res.status(rawRes.statusCode);
+  // New keys come last in Object.keys (insertion order); a request without Connect layers never pays this.
   const keys = Object.keys(raw);
-  for (let i = keysBefore; i < keys.length; i++) exposeOnTern(req, raw, keys[i]);
+  for (let i = raw[KEYS_SEEN]; i < keys.length; i++) exposeOnTern(req, raw, keys[i]);
+  raw[KEYS_SEEN] = keys.length;
   if (raw.readableEnded && req.hasBody && !bodyTakenByTern(req) && raw.body !== undefined) return adoptBody(req, raw);
   return undefined;
 }
@@ -220,7 +238,7 @@ function adoptBody(req: TernRequest, raw: ExpressRequest): unknown {
   return adoptParsedBody(req, body, type !== undefined && isJsonType(type) ? 'json' : 'form');
 }
 
-function mergeVary(rawRes: ServerResponse, response: TernResponse): TernResponse {
+function mergeVary(rawRes: ExpressResponse, response: TernResponse): TernResponse {
   const fromConnect = rawRes.getHeader('vary');
   if (response.getHeader('vary') === undefined || fromConnect === undefined) return response;
   for (const field of String(fromConnect).split(',')) if (field.trim() !== '') appendVary(response, field.trim());
