@@ -22,6 +22,7 @@ export interface ExpressRequest extends IncomingMessage {
   originalUrl: string;
   res?: ServerResponse;
   body?: unknown;
+  user?: unknown;
 }
 
 /** The additions themselves: `this` is the decorated Node request. */

@@ -209,18 +209,43 @@ function exposeOnTern(req: TernRequest, raw: ExpressRequest, key: string): void 
   // `_parsedUrl`, `_passport`, `_body`: a package's own bookkeeping, not for handlers.
   if (KEPT_BY_TERN.has(key) || key.startsWith('_')) return;
   if (SHARED_NAMES.has(key) ? ternValueOf(req, key) !== undefined : key in req) return;
-  const source = raw as unknown as Record<string, unknown>;
-  Object.defineProperty(req, key, {
-    get() {
-      const value = source[key];
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(raw) : value;
-    },
-    set(value: unknown) {
-      source[key] = value;
-    },
-    configurable: true,
-    enumerable: true,
-  });
+  // `user` is a plain field of Tern's request: it takes the value (turning it into an accessor
+  // would cost every later read of the request its fast path).
+  if (key === 'user') {
+    req.user = raw.user;
+    return;
+  }
+  const accessor = accessorOf(key);
+  if (accessor !== undefined) Object.defineProperty(req, key, accessor);
+}
+
+const accessors = new Map<string, PropertyDescriptor>();
+const MAX_EXPOSED_NAMES = 256;
+
+/**
+ * One accessor pair per name, shared by every request: V8 gives requests that gain the same
+ * names in the same order one hidden class, where a fresh closure per request would give each
+ * request a class of its own and make every property read on the request slow.
+ */
+function accessorOf(key: string): PropertyDescriptor | undefined {
+  let descriptor = accessors.get(key);
+  if (descriptor === undefined) {
+    // Names made per request (an id as a key) would grow this table without end: they stay on req.raw.
+    if (accessors.size >= MAX_EXPOSED_NAMES) return undefined;
+    descriptor = {
+      get(this: TernRequest) {
+        const value = (this.raw as unknown as Record<string, unknown>)[key];
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(this.raw) : value;
+      },
+      set(this: TernRequest, value: unknown) {
+        (this.raw as unknown as Record<string, unknown>)[key] = value;
+      },
+      configurable: true,
+      enumerable: true,
+    };
+    accessors.set(key, descriptor);
+  }
+  return descriptor;
 }
 
 /** The body a Connect parser left in `req.body`, adopted by kind: JSON, a form, or bytes/text. */
