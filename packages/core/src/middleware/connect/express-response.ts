@@ -1,6 +1,6 @@
 /**
- * The Express additions to Node's response that Connect middleware calls, on a prototype made
- * once per response class and put under the response, as Express itself does. Methods that send
+ * The Express additions to Node's response that Connect middleware calls, defined on the
+ * response from one shared table. Methods that send
  * (`json`, `send`, `sendStatus`, `redirect`) end the response on the socket: the middleware
  * answered, and Tern adds nothing after it. docs/express-middleware.md lists them.
  */
@@ -180,21 +180,18 @@ const locals: PropertyDescriptor & ThisType<ExpressResponse> = {
   configurable: true,
 };
 
-const prototypes = new WeakMap<object, object>();
+/** The additions as one descriptor table, built once: every decorated response gets the same hidden class. */
+const descriptors: PropertyDescriptorMap = { locals };
+for (const [name, fn] of Object.entries(methods)) descriptors[name] = { value: fn, writable: true, configurable: true };
 
-/** Decorates Tern's Node response (once per request) with the Express additions. */
+/**
+ * Decorates Tern's Node response (once per request) with the Express additions, defined on the
+ * response itself (a prototype swap, as Express does, costs far more per request).
+ */
 export function expressResponse(res: TernResponse): ExpressResponse {
   const raw = res.raw as ExpressResponse;
   if (raw[OWNER_RESPONSE] === res) return raw;
-  const base = Object.getPrototypeOf(raw) as object;
-  let proto = prototypes.get(base);
-  if (proto === undefined) {
-    proto = Object.create(base) as object;
-    for (const [name, fn] of Object.entries(methods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
-    Object.defineProperty(proto, 'locals', locals);
-    prototypes.set(base, proto);
-  }
-  Object.setPrototypeOf(raw, proto);
+  Object.defineProperties(raw, descriptors);
   raw[OWNER_RESPONSE] = res;
   return raw;
 }
