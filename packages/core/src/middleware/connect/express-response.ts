@@ -169,29 +169,15 @@ function redirectBodyKind(accept: string): 'text' | 'html' | 'none' {
   return best?.kind ?? 'none';
 }
 
-const locals: PropertyDescriptor & ThisType<ExpressResponse> = {
-  get(this: ExpressResponse) {
-    return this[OWNER_RESPONSE].locals;
-  },
-  // `res.locals = {...}` (some middleware reset it) fills Tern's object, which render() reads.
-  set(this: ExpressResponse, value: Record<string, unknown>) {
-    Object.assign(this[OWNER_RESPONSE].locals, value);
-  },
-  configurable: true,
-};
-
-/** The additions as one descriptor table, built once: every decorated response gets the same hidden class. */
-const descriptors: PropertyDescriptorMap = { locals };
-for (const [name, fn] of Object.entries(methods)) descriptors[name] = { value: fn, writable: true, configurable: true };
-
 /**
- * Decorates Tern's Node response (once per request) with the Express additions, defined on the
- * response itself (a prototype swap, as Express does, costs far more per request).
+ * Decorates Tern's Node response (once per request) with the Express additions, set as plain
+ * values (a prototype swap, as Express does, or defined properties cost far more per request).
  */
 export function expressResponse(res: TernResponse): ExpressResponse {
   const raw = res.raw as ExpressResponse;
   if (raw[OWNER_RESPONSE] === res) return raw;
-  Object.defineProperties(raw, descriptors);
+  Object.assign(raw, methods);
+  raw.locals = res.locals;
   raw[OWNER_RESPONSE] = res;
   return raw;
 }
