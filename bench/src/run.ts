@@ -3,7 +3,7 @@
  * adapters). See docs/performance.md.
  *
  *   node bench/dist/run.js [--duration 5] [--rounds 3] [--connections 50] [--warmup 1]
- *                          [--only hello,route,body,mw,controller,startup,users,people,file,log,limit,session,limit-redis,echo,broadcast,body-zod] [--servers a,b]
+ *                          [--only hello,route,body,mw,controller,startup,users,people,file,log,limit,session,limit-redis,echo,broadcast,body-zod,connect] [--servers a,b]
  *                          [--quick] [--no-pin] [--startup-routes 1000] [--startup-rounds 5] [--pair-rounds 4]
  *
  * Each server runs in its own child process (pinned to the last CPU with taskset when there
@@ -61,7 +61,7 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
-  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people,limit,session,limit-redis,echo,broadcast,body-zod (or 1-16)
+  --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people,limit,session,limit-redis,echo,broadcast,body-zod,connect (or 1-17)
   --servers <list>     ${Object.keys(SERVER_MODULES).join(',')}
                        (load scenarios; the startup scenario always runs its own: ${Object.keys(STARTUP_SERVERS).join(',')})
   --startup-routes <n> routes registered in the startup scenario, a multiple of 10 (default 1000)
@@ -134,7 +134,7 @@ function parseOptions(argv: string[]): Options {
   }
   const quick = values.quick === true;
 
-  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'limit', 'session', 'limit-redis', 'controller', 'startup', 'echo', 'broadcast'];
+  let selected: ReportId[] = ['hello', 'route', 'body', 'mw', 'users', 'people', 'file', 'log', 'limit', 'session', 'limit-redis', 'body-zod', 'connect', 'controller', 'startup', 'echo', 'broadcast'];
   const only = list(values.only);
   if (only) {
     selected = only.map((name) => {

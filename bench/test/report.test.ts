@@ -396,3 +396,18 @@ describe("issue 37's targets", () => {
     expect(target(evaluateTargets(input({ load: [] })), 'issue37.limit').status).toBe('n/a');
   });
 });
+
+describe('issue 40: Connect middleware through fromConnect (scenario 11)', () => {
+  const load = (cpu: Record<string, number>): LoadSummary[] => Object.entries(cpu).map(([server, us]) => summariseLoad('connect', server, [round(us)]));
+
+  it('passes within 1.10× of Tern middleware and at most Fastify + middie, fails beyond', () => {
+    const passing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 10.9, 'fastify-middie': 11 }) }));
+    expect([target(passing, 'issue40.tern').status, target(passing, 'issue40.fastify-middie').status]).toEqual(['PASS', 'PASS']);
+    const failing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 11.5, 'fastify-middie': 11 }) }));
+    expect([target(failing, 'issue40.tern').status, target(failing, 'issue40.fastify-middie').status]).toEqual(['FAIL', 'FAIL']);
+  });
+
+  it('reports nothing when scenario 11 did not run', () => {
+    expect(evaluateTargets(input({})).filter((t) => t.group === 'issue 40')).toEqual([]);
+  });
+});

@@ -132,7 +132,8 @@ export async function checkScenario(id: ScenarioId, port: number, host: string, 
       );
       return;
     }
-    case 'mw': {
+    case 'mw':
+    case 'connect': {
       const r = await request(port, host, 'GET', '/mw');
       expectJson(r, 200, MW_EXPECTED, 'GET /mw');
       expect(r.headers['x-mw-1'] === '1', `GET /mw: x-mw-1 header is ${r.headers['x-mw-1']}`);

@@ -54,10 +54,12 @@ export const SERVER_MODULES: Record<string, string> = {
   'fastify-limit-redis': 'fastify-limit-redis',
   'fastify-zod': 'fastify-zod',
   'tern-zod': 'tern-zod',
+  'tern-connect': 'tern-connect',
+  'fastify-middie': 'fastify-middie',
 };
 
-/** Servers that exist for one scenario only (9, 11–13, 16): never part of a default server list. */
-const SCENARIO_ONLY = new Set(['fastify-log', 'tern-log', 'tern-limit', 'tern-session', 'tern-limit-redis', 'fastify-limit-redis', 'tern-zod', 'fastify-zod']);
+/** Servers that exist for one scenario only (9, 11–13, 16, 17): never part of a default server list. */
+const SCENARIO_ONLY = new Set(['fastify-log', 'tern-log', 'tern-limit', 'tern-session', 'tern-limit-redis', 'fastify-limit-redis', 'tern-zod', 'fastify-zod', 'tern-connect', 'fastify-middie']);
 
 /**
  * The startup scenario's processes (issue 27): each registers the same N `/rI/mJ/{id}` routes

@@ -138,8 +138,8 @@ export interface Skip {
 export interface TargetCheck {
   /** Stable name, for tests and for comparing runs: `issue27.hello`, `kept.5.controller`… */
   id: string;
-  /** `issue 27`: what issue 27 judges; `kept`: the bench's earlier targets, still checked. */
-  group: 'issue 27' | 'issue 37' | 'issue 39' | 'kept';
+  /** `issue 27`: what issue 27 judges; `issue 37`/`39`/`40`: those issues' scenarios; `kept`: the bench's earlier targets, still checked. */
+  group: 'issue 27' | 'issue 37' | 'issue 39' | 'issue 40' | 'kept';
   target: string;
   measured: string;
   status: 'PASS' | 'FAIL' | 'n/a';
@@ -277,7 +277,7 @@ export const PAIR_COMPARISONS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'node'],
   ['tern-controller', FASTIFY_SCHEMAS],
   [FASTIFY_SCHEMAS, 'node'],
-  // Issue 39: scenario 11, the same zod schema on both sides.
+  // Issue 39: scenario 16, the same zod schema on both sides.
   ['tern-zod', 'fastify-zod'],
 ];
 
@@ -390,6 +390,7 @@ export function evaluateTargets(input: TargetInput): TargetCheck[] {
   const out: TargetCheck[] = [];
 
   // Issue 27: what it judges.
+  out.push(...connectTargets(load));
   for (const t of ISSUE_LOAD_TARGETS) {
     const vsF = findPair(pairs, t.scenario, 'tern', FASTIFY_SCHEMAS);
     const vsN = findPair(pairs, t.scenario, 'tern', 'node');
@@ -692,6 +693,7 @@ export function toMarkdown(report: Report): string {
     ['issue 27', '## Targets (Tern): issue 27'],
     ['issue 37', '## Targets (Tern): issue 37, rate limits and sessions'],
     ['issue 39', '## Targets (Tern): issue 39, models from schema libraries'],
+    ['issue 40', '## Targets (Tern): issue 40, Express/Connect middleware'],
     ['kept', '## Targets (Tern): earlier targets, against Fastify as shipped'],
   ];
   for (const [group, title] of groups) {
@@ -722,4 +724,30 @@ export function toMarkdown(report: Report): string {
   for (const s of report.skipped) notes.push(`Skipped ${s.server} (${s.scenario}): ${s.reason.split('\n')[0]}`);
   if (notes.length > 0) lines.push('## Notes', '', ...notes.map((n) => `- ${n}`), '');
   return lines.join('\n');
+}
+
+/**
+ * Issue 40's targets, from scenario 17's interleaved rounds (CPU per request): scenario 4's three
+ * layers written as Connect middleware through `fromConnect` cost at most 1.10× the same layers as
+ * Tern middleware, and at most what Fastify pays running them through @fastify/middie.
+ */
+export const CONNECT_TARGETS: ReadonlyArray<{ baseline: string; label: string; limit: number }> = [
+  { baseline: 'tern', label: 'the same layers as Tern middleware', limit: 1.1 },
+  { baseline: 'fastify-middie', label: 'Fastify running them through @fastify/middie', limit: 1.0 },
+];
+
+function connectTargets(load: LoadSummary[]): TargetCheck[] {
+  const connect = find(load, 'connect', 'tern-connect');
+  if (!connect) return [];
+  return CONNECT_TARGETS.map((t) => {
+    const baseline = find(load, 'connect', t.baseline);
+    const measured = ratio(connect.cpuUsPerReq, baseline?.cpuUsPerReq);
+    return {
+      id: `issue40.${t.baseline}`,
+      group: 'issue 40',
+      target: `11. Connect middleware through fromConnect: ≤ ${t.limit.toFixed(2)}× ${t.label}, CPU/request (interleaved rounds)`,
+      measured: `${fmtRatio(measured)} (${connect.cpuUsPerReq.toFixed(1)} µs vs ${baseline ? baseline.cpuUsPerReq.toFixed(1) : '–'} µs; ${fmtRatio(ratio(connect.rps, baseline?.rps))} req/s)`,
+      status: !Number.isFinite(measured) ? 'n/a' : measured <= t.limit ? 'PASS' : 'FAIL',
+    };
+  });
 }

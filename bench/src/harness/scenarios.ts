@@ -5,7 +5,7 @@ import { PEOPLE_COUNT, PEOPLE_PATH } from '../shared/people';
 import { STATIC_URL } from '../shared/static-file';
 import { USER_COUNT, USERS_PATH } from '../shared/users';
 
-export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis' | 'body-zod';
+export type ScenarioId = 'hello' | 'route' | 'body' | 'mw' | 'users' | 'people' | 'file' | 'log' | 'limit' | 'session' | 'limit-redis' | 'body-zod' | 'connect';
 export type ReportId = ScenarioId | 'controller' | 'startup' | 'echo' | 'broadcast';
 
 export interface LoadScenario {
@@ -130,11 +130,19 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/',
     servers: ['tern-limit-redis', 'fastify-limit-redis'],
   },
+  {
+    id: 'connect',
+    number: 17,
+    title: 'GET /mw behind scenario 4\'s 3 layers written as Connect middleware (Tern: fromConnect; Fastify: @fastify/middie) and, for reference, as Tern middleware',
+    method: 'GET',
+    path: '/mw',
+    servers: ['tern', 'tern-connect', 'fastify-middie'],
+  },
 ];
 
 /**
- * Servers that exist for one scenario only (the same app with a logger on): started only when
- * that scenario runs, and measured in it alone.
+ * Servers that exist for one scenario only (a logger, a rate limit, a session, zod, Connect
+ * middleware): started only when that scenario runs, and measured in it alone.
  */
 export const SCENARIO_SERVERS: Record<string, ScenarioId> = {
   'fastify-log': 'log',
@@ -143,9 +151,13 @@ export const SCENARIO_SERVERS: Record<string, ScenarioId> = {
   'tern-session': 'session',
   'tern-limit-redis': 'limit-redis',
   'fastify-limit-redis': 'limit-redis',
+  'tern-zod': 'body-zod',
+  'fastify-zod': 'body-zod',
+  'tern-connect': 'connect',
+  'fastify-middie': 'connect',
 };
 
-/** Names accepted by --only, numbers included (1–10). */
+/** Names accepted by --only, numbers included (1–17). */
 export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '1': 'hello',
   hello: 'hello',
@@ -173,6 +185,9 @@ export const SCENARIO_ALIASES: Record<string, ReportId> = {
   '16': 'body-zod',
   'body-zod': 'body-zod',
   zod: 'body-zod',
+  '17': 'connect',
+  connect: 'connect',
+  express: 'connect',
   '10': 'people',
   people: 'people',
   entities: 'people',

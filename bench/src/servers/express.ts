@@ -11,7 +11,8 @@ import { PEOPLE_PATH, makePeople, toPersonJson } from '../shared/people';
 import { USERS_PATH, makeUsers, toUserJson } from '../shared/users';
 import { type ServerOptions, type StartServer, closeServer } from './types';
 
-type UserRequest = Request & { user?: { id: number } };
+/** `req.user` as this server sets it; read through a cast because @types/passport (a dev dependency) gives Express's `req.user` its own type. */
+type UserRequest = Omit<Request, 'user'> & { user?: { id: number } };
 
 export const start: StartServer = async (options: ServerOptions) => {
   const app = express();
@@ -58,16 +59,16 @@ export const start: StartServer = async (options: ServerOptions) => {
       res.setHeader('x-mw-1', '1');
       next();
     },
-    async (req: UserRequest, _res: Response, next: NextFunction) => {
-      req.user = MW_USER;
+    async (req: Request, _res: Response, next: NextFunction) => {
+      (req as unknown as UserRequest).user = MW_USER;
       next();
     },
     async (_req: Request, res: Response, next: NextFunction) => {
       res.setHeader('x-mw-3', '3');
       next();
     },
-    (req: UserRequest, res: Response) => {
-      res.json({ user: req.user!.id });
+    (req: Request, res: Response) => {
+      res.json({ user: (req as unknown as UserRequest).user!.id });
     },
   );
 

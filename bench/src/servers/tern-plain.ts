@@ -3,15 +3,19 @@
  * The body is validated by the class-validator model of shared/item-dto.ts (`requestModel`).
  */
 import 'reflect-metadata';
-import { TernApp, type Handler, type Middleware, type TernAppOptions } from '@tern/core';
+import { fromConnect, TernApp, type Handler, type Middleware, type TernAppOptions } from '@tern/core';
 import { ItemDto } from '../shared/item-dto';
 import { MW_USER } from '../shared/payload';
 import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
 import { PEOPLE_PATH, PersonDto, makePeople } from '../shared/people';
 import { staticRoot } from '../shared/static-file';
 import { USERS_PATH, UserDto, makeUsers } from '../shared/users';
-import { layer1, layer2, layer3 } from './tern-middleware';
+import { connectLayer1, connectLayer2, connectLayer3, layer1, layer2, layer3 } from './tern-middleware';
 import type { RunningServer, ServerOptions, StartServer } from './types';
+
+/** Scenario 4's layers as Tern middleware, and (scenario 17) the same written as Connect middleware through fromConnect. */
+const TERN_LAYERS: Middleware[] = [layer1, layer2, layer3];
+export const CONNECT_LAYERS: Middleware[] = [fromConnect(connectLayer1), fromConnect(connectLayer2), fromConnect(connectLayer3)];
 
 /** What a scenario's variant of this server changes besides the app's options (scenario 12: a session read). */
 export interface TernVariant {
@@ -19,6 +23,8 @@ export interface TernVariant {
   middleware?: Middleware[];
   /** The handler of GET / (default `{ hello: 'world' }`). */
   hello?: Handler;
+  /** The layers in front of `/mw` (default scenario 4's Tern middleware; scenario 17: `CONNECT_LAYERS`). */
+  mwLayers?: Middleware[];
 }
 
 /**
@@ -49,7 +55,7 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
     ...(req.body as ItemDto),
   }));
 
-  app.get('/mw', { middleware: [layer1, layer2, layer3] }, async (req) => ({
+  app.get('/mw', { middleware: variant.mwLayers ?? TERN_LAYERS }, async (req) => ({
     user: (req.user as typeof MW_USER).id,
   }));
 

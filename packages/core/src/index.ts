@@ -94,6 +94,8 @@ export { serveStatic } from './middleware/serve-static';
 export { csrf } from './middleware/csrf';
 export { assetUrl } from './middleware/asset-manifest';
 export type { CsrfOptions } from './middleware/csrf';
+export { fromConnect } from './middleware/connect/from-connect';
+export type { ConnectMiddleware, ConnectErrorMiddleware, ConnectNext } from './middleware/connect/from-connect';
 export type { FlashMessage } from './http/flash';
 export { memoryStore, redisStore } from './store';
 export type { TernStore, RedisStoreOptions } from './store';

@@ -124,6 +124,7 @@ const table = {
   TERN_STORE_COMMAND_FAILED: { kind: 'serving', meaning: 'A store command failed or passed its commandTimeout (Redis unreachable, or the store closed).' },
   TERN_NO_SESSION: { kind: 'serving', meaning: 'req.session was read on a request no session() middleware ran for.' },
   TERN_NEXT_CALLED_TWICE: { kind: 'serving', meaning: 'A middleware called next() a second time.' },
+  TERN_CONNECT_NEXT_ROUTE: { kind: 'serving', meaning: "A Connect middleware called next('route') or next('router'), which Tern's chains do not have." },
   TERN_RESPONSE_TOO_DEEP: { kind: 'serving', meaning: 'A response nests declared objects and arrays deeper than the serializer writes (1000 levels).' },
   TERN_RESPONSE_CONTRACT_VIOLATED: { kind: 'serving', meaning: "With validateResponses, a handler's JSON body breaks its route's declared response model." },
   TERN_TEMPLATES_NOT_CONFIGURED: { kind: 'serving', meaning: 'res.render was called before configureTemplates.' },

@@ -3,10 +3,11 @@ import type { TLSSocket } from 'node:tls';
 import { parseCookieHeader } from './cookie-codec';
 import { responseSignal } from './abort';
 import type { Readable } from 'node:stream';
-import { parseJson, readBody, type BodyLimits } from './body';
+import { declaredLengthExceeds, parseJson, payloadTooLarge, readBody, type BodyLimits } from './body';
 import { bodyAlreadyRead, type BodyReads } from './body-access';
 import { limitedBodyStream } from './body-stream';
 import { parseForm, type FormFields } from './form';
+import { requestError } from '../errors/request-error';
 import { readFlashes, type FlashMessage } from './flash';
 import { signingKey } from './signing';
 import { SESSION, type Session, type SessionState } from './session';
@@ -450,4 +451,54 @@ function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
  */
 export function useRouteLimits(req: TernRequest, limits: BodyLimits): void {
   req['limits'] = limits;
+}
+
+/**
+ * A body a Connect parser (`express.json()`, `express.urlencoded()`, `express.raw()`,
+ * `express.text()`) already read from the stream, handed to Tern's readers so they answer with it
+ * instead of waiting on a stream that has ended. The same limits hold as for a body Tern reads:
+ * JSON goes back through `parseJson` (depth, `__proto__` keys) and every kind is measured against
+ * `bodyLimit`. Returns the 413 or 400 to answer, or undefined. Not a method: it is the Connect
+ * bridge's business (middleware/connect/), not a handler's.
+ */
+export function adoptParsedBody(req: TernRequest, parsed: unknown, kind: 'json' | 'form' | 'bytes'): unknown {
+  const limits = req['limits'];
+  const reads = (req['bodyReads'] ??= {});
+  reads.access = 'whole';
+  try {
+    if (kind === 'bytes') {
+      const bytes = Buffer.isBuffer(parsed) ? parsed : Buffer.from(String(parsed));
+      if (bytes.length > limits.bodyLimit) return payloadTooLarge(limits.bodyLimit);
+      reads.buffer = Promise.resolve(bytes);
+      return undefined;
+    }
+    const text = JSON.stringify(parsed) ?? 'null';
+    if (Buffer.byteLength(text) > limits.bodyLimit) return payloadTooLarge(limits.bodyLimit);
+    // Parsed again from its JSON form: the depth limit and the `__proto__` check hold for it too.
+    const value = parseJson(text, limits.jsonDepthLimit);
+    if (kind === 'json') {
+      req['bodyText'] = Promise.resolve(text);
+      reads.buffer = Promise.resolve(Buffer.from(text));
+      req['jsonValue'] = Promise.resolve(value);
+      return undefined;
+    }
+    const fields = Object.assign(Object.create(null), value) as FormFields;
+    const fieldLimit = limits.formFieldLimit ?? 1000;
+    if (Object.keys(fields).length > fieldLimit) return requestError('TERN_FORM_TOO_MANY_FIELDS', `The form has more than ${fieldLimit} fields (formFieldLimit).`);
+    reads.form = Promise.resolve(fields);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
+}
+
+/** The 413 for a request whose declared length is over its route's `bodyLimit` (checked before a Connect parser reads it). */
+export function declaredBodyTooLarge(req: TernRequest): unknown {
+  const limit = req['limits'].bodyLimit;
+  return declaredLengthExceeds(req.raw, limit) ? payloadTooLarge(limit) : undefined;
+}
+
+/** Whether a Tern reader already took the body (then a Connect parser finds the stream ended and parses nothing). */
+export function bodyTakenByTern(req: TernRequest): boolean {
+  return req['bodyReads'] !== undefined || req['jsonValue'] !== undefined;
 }
