@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import type { TernApp } from '@tern/core';
 
 export interface ClientSocket {
   readonly ws: WebSocket;
@@ -70,4 +71,19 @@ export async function refusedUpgrade(url: string, options: WebSocket.ClientOptio
     throw err;
   }
   throw new Error(`expected ${url} to refuse the upgrade, it accepted`);
+}
+
+/**
+ * `serve(app)`: listens on a free loopback port and answers the app's `ws://` address. Every app
+ * served is closed after each test of the file that calls this (once, at the top).
+ */
+export function servedSockets(): (app: TernApp) => Promise<string> {
+  const apps: TernApp[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+  });
+  return async (app) => {
+    apps.push(app);
+    return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
+  };
 }

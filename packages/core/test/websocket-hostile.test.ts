@@ -5,18 +5,9 @@
  */
 import { connect as rawConnect } from 'node:net';
 import { APIKey, enforceSecurity, TernApp } from '@tern/core';
-import { connect, refusedUpgrade } from '../../../test-support/ws-client';
+import { connect, refusedUpgrade, servedSockets } from '../../../test-support/ws-client';
 
-const apps: TernApp[] = [];
-
-async function serve(app: TernApp): Promise<string> {
-  apps.push(app);
-  return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
-}
-
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const serve = servedSockets();
 
 /** Opens a raw TCP connection, completes a handshake by hand, then writes `frames`; resolves with what came back. */
 function rawSocket(base: string, path: string, frames: Buffer): Promise<Buffer> {

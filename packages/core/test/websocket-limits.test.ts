@@ -1,16 +1,7 @@
 import { TernApp, type TernSocket } from '@tern/core';
-import { connect, refusedUpgrade } from '../../../test-support/ws-client';
+import { connect, refusedUpgrade, servedSockets } from '../../../test-support/ws-client';
 
-const apps: TernApp[] = [];
-
-async function serve(app: TernApp): Promise<string> {
-  apps.push(app);
-  return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
-}
-
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const serve = servedSockets();
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -74,8 +65,7 @@ describe('socket limits, on by default', () => {
     const closes: number[] = [];
     const app = new TernApp({ logger: false, server: { closeTimeout: 5_000 } });
     app.ws('/s', {}, { close: (socket, code) => void closes.push(code) });
-    apps.push(app);
-    const base = (await app.listen({ port: 0 })).replace(/^http/, 'ws');
+    const base = await serve(app);
     const clients = await Promise.all([1, 2, 3].map(() => connect(`${base}/s`)));
     await app.close();
     for (const client of clients) expect((await client.closed).code).toBe(1001);
@@ -85,8 +75,7 @@ describe('socket limits, on by default', () => {
   it('app.close() resolves within the close timeout even when a client never answers the close frame', async () => {
     const app = new TernApp({ logger: false, server: { closeTimeout: 300 } });
     app.ws('/s', {}, {});
-    apps.push(app);
-    const base = (await app.listen({ port: 0 })).replace(/^http/, 'ws');
+    const base = await serve(app);
     const client = await connect(`${base}/s`);
     // The client stops reading: it never sees the close frame, never answers it.
     (client.ws as unknown as { _socket: { pause(): void } })._socket.pause();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { TernApp } from '@tern/core';
 import { IsInt, IsString, Length, Min } from 'class-validator';
-import { connect } from '../../../test-support/ws-client';
+import { connect, servedSockets } from '../../../test-support/ws-client';
 
 class ChatMessage {
   @IsString()
@@ -13,16 +13,7 @@ class ChatMessage {
   priority!: number;
 }
 
-const apps: TernApp[] = [];
-
-async function serve(app: TernApp): Promise<string> {
-  apps.push(app);
-  return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
-}
-
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const serve = servedSockets();
 
 function chatApp(options: { forbidUnknownProperties?: boolean } = {}): TernApp {
   const app = new TernApp({ logger: false });

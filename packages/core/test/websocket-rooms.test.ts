@@ -1,21 +1,12 @@
 import { TernApp, type TernSocket } from '@tern/core';
 import type { TernStore } from '../src/store/store';
-import { connect } from '../../../test-support/ws-client';
+import { connect, servedSockets } from '../../../test-support/ws-client';
 
-const apps: TernApp[] = [];
-
-async function serve(app: TernApp): Promise<string> {
-  apps.push(app);
-  return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
-}
-
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const serve = servedSockets();
 
 /**
- * A TernStore shared by two apps in one process, standing in for a shared Redis until the store
- * issue's memoryStore lands; its publish/subscribe is all rooms use.
+ * A TernStore two apps in one process share, standing in for a shared Redis (websocket-redis.test.ts
+ * runs on a real one); its publish/subscribe, delivered a turn later as Redis does, is all rooms use.
  */
 function sharedStore(): TernStore & { channels: Map<string, Set<(message: string) => void>> } {
   const channels = new Map<string, Set<(message: string) => void>>();

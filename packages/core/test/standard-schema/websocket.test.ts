@@ -8,18 +8,9 @@ import 'reflect-metadata';
 import { Controller, TernApp, WebSocket, type SocketHandlers, type StandardSchemaV1 } from '@tern/core';
 import { Parser } from '@asyncapi/parser';
 import { z } from 'zod';
-import { connect } from '../../../../test-support/ws-client';
+import { connect, servedSockets } from '../../../../test-support/ws-client';
 
-const apps: TernApp[] = [];
-
-async function serve(app: TernApp): Promise<string> {
-  apps.push(app);
-  return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
-}
-
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const serve = servedSockets();
 
 const ChatLine = z.object({
   text: z.string().trim().min(1),
