@@ -291,10 +291,15 @@ async function checkRunningApp(project, variant, dist) {
 
 const PAGE = fs.readFileSync(path.join(repo, 'docs', 'getting-started.md'), 'utf8');
 
-/** Every file the page shows: a line "`src/dto.ts`:", a blank line, then its code block. */
+/**
+ * Every file the first project of the page shows: a line "`src/dto.ts`:", a blank line, then its
+ * code block. The ES-module section's files are another project's (checkModuleFormats runs them).
+ */
 function pageFiles() {
   const files = {};
-  for (const m of PAGE.matchAll(/^`([\w./-]+)`:\n\n```\w*\n([\s\S]*?)\n```/gm)) files[m[1]] = `${m[2]}\n`;
+  const esmSection = PAGE.indexOf('\n## An ES-module project');
+  check(esmSection > 0, 'docs/getting-started.md must have its "## An ES-module project" section');
+  for (const m of PAGE.slice(0, esmSection).matchAll(/^`([\w./-]+)`:\n\n```\w*\n([\s\S]*?)\n```/gm)) files[m[1]] = `${m[2]}\n`;
   for (const expected of ['tsconfig.json', 'src/dto.ts', 'src/users.controller.ts', 'src/app.ts', 'src/main.ts', 'jest.config.js', 'src/users.controller.test.ts']) {
     check(files[expected] !== undefined, `docs/getting-started.md must show ${expected} as "\`${expected}\`:" followed by its code block`, Object.keys(files));
   }
@@ -434,6 +439,45 @@ console.log(JSON.stringify({ item: item.json(), health: ok.json(), fileRouter: t
     'a module: nodenext ESM app must compile and run',
     app,
   );
+
+  // The page's ES-module setup as written: its jest.config.cjs (swc, and `./app.js` mapped to
+  // app.ts) runs a test that imports a controller app the way a nodenext project must, with `.js`.
+  fs.writeFileSync(path.join(esm, 'jest.config.cjs'), shownOn('getting-started.md', 'jest.config.cjs'));
+  fs.writeFileSync(
+    path.join(esm, 'src', 'app.ts'),
+    `import 'reflect-metadata';
+import { Controller, Get, Param, TernApp } from '@tern/core';
+import { greeting } from './greeting.js';
+
+@Controller('/items')
+class ItemsController {
+  @Get('/{id:int}')
+  async get(@Param('id') id: number) {
+    return { id, type: typeof id, greeting: greeting() };
+  }
+}
+
+export function buildApp(): TernApp {
+  const app = new TernApp();
+  app.registerControllers([ItemsController]);
+  return app;
+}
+`,
+  );
+  fs.writeFileSync(path.join(esm, 'src', 'greeting.ts'), `export const greeting = () => 'hello';\n`);
+  fs.mkdirSync(path.join(esm, 'test'), { recursive: true });
+  fs.writeFileSync(
+    path.join(esm, 'test', 'app.test.ts'),
+    `import { buildApp } from '../src/app.js';
+
+it('answers through a controller imported with .js', async () => {
+  const response = await buildApp().inject('/items/7');
+  expect(response.json()).toEqual({ id: 7, type: 'number', greeting: 'hello' });
+});
+`,
+  );
+  const jestOutput = run(process.execPath, [path.join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--rootDir', '.'], esm);
+  log(`ESM: the page's jest.config.cjs ran a test importing ./app.js (${(/Tests:.*/.exec(jestOutput) ?? ['jest passed'])[0].trim()})`);
 
   // CommonJS: the same names, destructured from require in a .cjs file.
   const cjsLines = entries.map(
