@@ -1,10 +1,11 @@
 /**
- * The snippets of docs/database.md, observability.md, client.md and production-checklist.md,
+ * The snippets of docs/database.md, observability.md, client.md, deployment.md and production-checklist.md,
  * written out of the pages into files and run as a reader would (getting-started.md is run the
  * same way, from a fresh folder, by `npm run test:packed`). A page that drifts from the code
  * fails here.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import diagnostics_channel from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,6 +161,43 @@ describe('docs/production-checklist.md', () => {
       main.child.kill('SIGTERM');
       let status = 200;
       for (let i = 0; i < 100 && status === 200; i++) status = (await fetch(`${address}/readyz`)).status;
+      expect(status).toBe(503);
+      expect(await main.exited).toBe(0);
+    } finally {
+      main.child.kill('SIGKILL');
+    }
+  });
+});
+
+/** A port nothing listens on now, for a snippet that takes PORT and prints no address. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('docs/deployment.md', () => {
+  it('runs the graceful shutdown snippet: /readyz turns 503 during the drain delay after SIGTERM, then the process exits 0', async () => {
+    // The snippet imports `./app` "as in examples/cluster/app.ts": that is the app it gets.
+    write({
+      'src/deploy-app.ts': `export { buildApp } from ${JSON.stringify(join(ROOT_DIR, 'examples', 'cluster', 'app'))};\n`,
+      'src/deploy-main.ts': blockAfter('deployment.md', '## Graceful shutdown').replace("from './app';", "from './deploy-app';"),
+    });
+    const port = await freePort();
+    const main = start('src/deploy-main.ts', /(?!)/, { PORT: String(port) });
+    const address = `http://127.0.0.1:${port}`;
+    const readyz = async () => (await fetch(`${address}/readyz`).catch(() => undefined))?.status;
+    try {
+      let status: number | undefined;
+      for (let i = 0; i < 600 && status !== 200; i++) {
+        status = await readyz();
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status).toBe(200);
+      main.child.kill('SIGTERM');
+      for (let i = 0; i < 100 && status === 200; i++) status = await readyz();
       expect(status).toBe(503);
       expect(await main.exited).toBe(0);
     } finally {
