@@ -35,15 +35,9 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
   const app = new TernApp(appOptions);
   for (const middleware of variant.middleware ?? []) app.addMiddleware(middleware);
 
-  const [before, after] = splitFillers(options.fillers);
-  const addFillers = (routes: FillerRoute[]) => {
-    for (const route of routes) {
-      const body = fillerBody(route);
-      app.get(ternPath(route), async () => body);
-    }
-  };
+  const [addBefore, addAfter] = ternFillers(app, options.fillers);
 
-  addFillers(before);
+  addBefore();
 
   app.get('/', variant.hello ?? (async () => ({ hello: 'world' })));
 
@@ -69,10 +63,25 @@ export async function startTern(options: ServerOptions, appOptions: TernAppOptio
   const people = makePeople();
   app.get(PEOPLE_PATH, { responses: { 200: [PersonDto] } }, async () => people);
 
-  addFillers(after);
+  addAfter();
 
   await app.listen({ port: options.port, host: options.host });
   return { close: () => app.close() };
 }
 
 export const start: StartServer = (options) => startTern(options);
+
+/**
+ * The filler routes as every Tern server registers them: the first half before the measured
+ * routes, the second after (see shared/routes.ts `splitFillers`).
+ */
+export function ternFillers(app: TernApp, fillers: number): [before: () => void, after: () => void] {
+  const add = (routes: FillerRoute[]) => () => {
+    for (const route of routes) {
+      const body = fillerBody(route);
+      app.get(ternPath(route), async () => body);
+    }
+  };
+  const [before, after] = splitFillers(fillers);
+  return [add(before), add(after)];
+}

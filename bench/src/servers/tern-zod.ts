@@ -5,22 +5,16 @@
  */
 import { TernApp } from '@tern/core';
 import { itemZodSchema } from '../shared/item-zod';
-import { FillerRoute, fillerBody, splitFillers, ternPath } from '../shared/routes';
+import { ternFillers } from './tern-plain';
 import type { RunningServer, ServerOptions, StartServer } from './types';
 
 export async function startTernZod(options: ServerOptions): Promise<RunningServer> {
   const app = new TernApp();
-  const [before, after] = splitFillers(options.fillers);
-  const addFillers = (routes: FillerRoute[]) => {
-    for (const route of routes) {
-      const body = fillerBody(route);
-      app.get(ternPath(route), async () => body);
-    }
-  };
-  addFillers(before);
+  const [addBefore, addAfter] = ternFillers(app, options.fillers);
+  addBefore();
   let nextId = 0;
   app.post('/items', { requestModel: itemZodSchema, statusCode: 201 }, async (req) => ({ id: ++nextId, ...req.body }));
-  addFillers(after);
+  addAfter();
   await app.listen({ port: options.port, host: options.host });
   return { close: () => app.close() };
 }
