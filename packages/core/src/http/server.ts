@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServerTimeouts } from '../config';
 import { markCutByClose } from './abort';
+import { TernIncomingMessage, TernServerResponse } from './node-messages';
 import { watchSendTimeout } from './send-timeout';
 
 export interface ServerHooks {
@@ -34,6 +35,8 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
   const requestTimeout = timeouts.requestTimeout ?? 30_000;
   const server = createServer(
     {
+      IncomingMessage: TernIncomingMessage,
+      ServerResponse: TernServerResponse,
       requestTimeout,
       // Node refuses a headers timeout longer than the request timeout.
       headersTimeout: Math.min(timeouts.headersTimeout ?? 10_000, requestTimeout),

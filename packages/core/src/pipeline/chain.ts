@@ -5,6 +5,7 @@
 import { TernError } from '../errors';
 import { TernResponse } from '../http/response';
 import type { TernRequest } from '../http/request';
+import { fuseNeighbours } from '../middleware/fuse';
 import type { HandlerResult, Middleware } from '../routing/types';
 
 /** A step of a composed chain: it always resolves to the response. */
@@ -54,10 +55,12 @@ export function invoke<T>(
 }
 
 /**
- * Wraps `inner` in the middleware list, first entry outermost. Done once per route in
- * `app.ready()`; a request only walks the finished chain.
+ * Wraps `inner` in the middleware list, first entry outermost, neighbours that can run as one
+ * layer joined (middleware/fuse.ts). Done once per route in `app.ready()`; a request only walks
+ * the finished chain.
  */
-export function compose(middleware: readonly Middleware[], inner: Step): Step {
+export function compose(list: readonly Middleware[], inner: Step): Step {
+  const middleware = fuseNeighbours(list);
   let chain = inner;
   for (let i = middleware.length - 1; i >= 0; i--) {
     const layer = middleware[i];

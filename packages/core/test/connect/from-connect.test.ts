@@ -284,6 +284,81 @@ describe('fromConnect: bodies a Connect parser read', () => {
   });
 });
 
+describe('fromConnect: neighbouring Connect middleware run as one stack', () => {
+  /** A Connect middleware that notes it ran, then goes on (after a tick when `later`). */
+  const step = (name: string, seen: string[], later = false) =>
+    fromConnect((_req: Req, _res: Res, next: Next) => {
+      seen.push(name);
+      if (later) setImmediate(next);
+      else next();
+    });
+
+  it('app-level and route-level neighbours run in order, each once, then the handler', async () => {
+    const seen: string[] = [];
+    const app = new TernApp({ logger: false });
+    app.addMiddleware(step('app 1', seen));
+    app.addMiddleware(step('app 2', seen, true));
+    app.get('/run', { middleware: [step('route 1', seen), step('route 2', seen)] }, async () => {
+      seen.push('handler');
+      return { ok: true };
+    });
+    expect((await app.inject('/run')).statusCode).toBe(200);
+    expect((await app.inject('/run')).statusCode).toBe(200);
+    expect(seen).toEqual(['app 1', 'app 2', 'route 1', 'route 2', 'handler', 'app 1', 'app 2', 'route 1', 'route 2', 'handler']);
+  });
+
+  it('one that answers (at once or later) stops the rest of the stack and the handler', async () => {
+    const seen: string[] = [];
+    const app = new TernApp({ logger: false });
+    const answersLater = fromConnect((_req: Req, res: Res) => setImmediate(() => res.end('busy')));
+    const answersNow = fromConnect((_req: Req, res: Res) => res.end('closed'));
+    app.get('/later', { middleware: [step('before', seen), answersLater, step('after', seen)] }, async () => ({ handler: true }));
+    app.get('/now', { middleware: [step('before', seen), answersNow, step('after', seen)] }, async () => ({ handler: true }));
+    expect((await app.inject('/later')).body).toBe('busy');
+    expect((await app.inject('/now')).body).toBe('closed');
+    expect(seen).toEqual(['before', 'before']);
+  });
+
+  it('next(err) or a throw in the middle is answered by Tern, and the rest does not run', async () => {
+    const seen: string[] = [];
+    const app = new TernApp({ logger: false });
+    const refuses = fromConnect((_req: Req, _res: Res, next: Next) => next(Object.assign(new Error('no entry'), { status: 403 })));
+    const throws = fromConnect(() => {
+      throw new Error('broken');
+    });
+    app.get('/refused', { middleware: [step('before', seen), refuses, step('after', seen)] }, async () => ({ handler: true }));
+    app.get('/broken', { middleware: [step('before', seen), throws, step('after', seen)] }, async () => ({ handler: true }));
+    const refused = await app.inject('/refused');
+    expect([refused.statusCode, refused.json()]).toMatchObject([403, { detail: 'no entry' }]);
+    expect((await app.inject('/broken')).statusCode).toBe(500);
+    expect(seen).toEqual(['before', 'before']);
+  });
+
+  it('a body parsed over the route\'s bodyLimit is a 413 before the next middleware sees it', async () => {
+    const seen: string[] = [];
+    const app = new TernApp({ logger: false });
+    const reads = fromConnect((req: Req, _res: Res, next: Next) => {
+      seen.push(`saw ${JSON.stringify(req.body).length} bytes`);
+      next();
+    });
+    app.post('/small', { bodyLimit: 100, middleware: [fromConnect(express.json({ limit: '10mb' })), reads] }, async () => ({ handler: true }));
+    const res = await app.inject({ method: 'POST', url: '/small', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(500) }) });
+    expect(res.statusCode).toBe(413);
+    expect(seen).toEqual([]);
+  });
+
+  it('a Tern middleware between two Connect ones sees what the first put on req', async () => {
+    const app = new TernApp({ logger: false });
+    const signsIn = fromConnect((req: Req, _res: Res, next: Next) => {
+      req.user = { id: 7 };
+      next();
+    });
+    const ternGuard: Middleware = async (req, res, next) => (req.user === undefined ? res.json({ refused: true }, 401) : next());
+    app.get('/guarded', { middleware: [signsIn, ternGuard, step('after', [])] }, async (req) => ({ user: req.user }));
+    expect((await app.inject('/guarded')).json()).toEqual({ user: { id: 7 } });
+  });
+});
+
 describe('fromConnect: what it puts on req', () => {
   const login = fromConnect((req: Req, _res: Res, next: Next) => {
     req.user = { id: 7, name: 'ada' };

@@ -1,23 +1,32 @@
 /**
  * The Express additions to Node's request that Connect middleware reads, each answered from
- * Tern's own view of the request (so `req.ip` follows the app's `trustProxy`): getters and
- * methods defined on the request from one shared table. docs/express-middleware.md lists them.
+ * Tern's own view of the request, from one shared table. docs/express-middleware.md lists them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
+import { TernIncomingMessage } from '../../http/node-messages';
 import { TernRequest } from '../../http/request';
 
-/** Where a decorated Node request keeps the Tern request it belongs to. */
-export const OWNER_REQUEST = Symbol('ternRequest');
+/** Where a decorated Node request keeps its link to Tern's view of it. */
+export const LINK = Symbol('ternLink');
 const QUERY = Symbol('query');
-/** How many own keys Node's request had when a layer last looked: keys past it are what Connect middleware added. */
-export const KEYS_SEEN = Symbol('keysSeen');
+
+/** What the additions read, one object per request (one property on Node's request, not one each). */
+export interface RequestLink {
+  /** The Tern request: the source of truth for path, query, address and parameters. */
+  req: TernRequest;
+  /** The response Express would give the request as `req.res`. */
+  rawRes: ServerResponse;
+  /** The URL as received, which Express keeps as `req.originalUrl`. */
+  originalUrl: string;
+  /** How many own keys Node's request had when Tern last looked: keys past it are what Connect middleware added. */
+  keysSeen: number;
+}
 
 /** A Node request with the Express additions (the names Connect middleware reads). */
 export interface ExpressRequest extends IncomingMessage {
-  [OWNER_REQUEST]: TernRequest;
+  [LINK]: RequestLink;
   [QUERY]?: Record<string, string | string[]>;
-  [KEYS_SEEN]: number;
   originalUrl: string;
   res?: ServerResponse;
   body?: unknown;
@@ -25,56 +34,71 @@ export interface ExpressRequest extends IncomingMessage {
 }
 
 /**
- * The additions that must be read lazily (they cost something, or follow Tern's proxy settings),
- * as getters; `this` is the decorated Node request. The others are set as plain values in
- * `expressRequest`, which V8 handles far faster than defined properties.
+ * An addition Express sets as a plain value, which middleware may assign (`req.baseUrl`,
+ * `req.originalUrl = req.originalUrl || req.url`): read through `value` until then, and an own
+ * value from the first assignment on, as Express's own property would be.
  */
-const additions: PropertyDescriptorMap & ThisType<ExpressRequest> = {
+function assignable(name: string, value: (req: ExpressRequest) => unknown): PropertyDescriptor {
+  return {
+    get(this: ExpressRequest) {
+      return value(this);
+    },
+    set(this: ExpressRequest, assigned: unknown) {
+      Object.defineProperty(this, name, { value: assigned, writable: true, enumerable: true, configurable: true });
+    },
+    configurable: true,
+  };
+}
+
+function readOnly(value: (req: ExpressRequest) => unknown): PropertyDescriptor {
+  return {
+    get(this: ExpressRequest) {
+      return value(this);
+    },
+    configurable: true,
+  };
+}
+
+/**
+ * The additions, each read from Tern's request when asked (so `req.ip` follows the app's
+ * `trustProxy`) and costing nothing until then. `installExpressAdditions` puts them on the
+ * prototype of the requests Tern's own server creates; a request from elsewhere (`inject()`,
+ * `app.handler` on a server of the user's) gets them defined on itself.
+ */
+const additions: PropertyDescriptorMap = {
+  get: { value: header, writable: true, configurable: true },
+  header: { value: header, writable: true, configurable: true },
   query: {
     get(this: ExpressRequest) {
       // Express 5's default ("simple") parser is node:querystring: a repeated name gives a list.
-      return (this[QUERY] ??= parseQueryString(this[OWNER_REQUEST].search) as Record<string, string | string[]>);
+      return (this[QUERY] ??= parseQueryString(this[LINK].req.search) as Record<string, string | string[]>);
     },
     set(this: ExpressRequest, value: Record<string, string | string[]>) {
       this[QUERY] = value;
     },
     configurable: true,
   },
-  ip: {
-    get(this: ExpressRequest) {
-      return this[OWNER_REQUEST].ip;
-    },
-    configurable: true,
-  },
-  protocol: {
-    get(this: ExpressRequest) {
-      return this[OWNER_REQUEST].protocol;
-    },
-    configurable: true,
-  },
-  secure: {
-    get(this: ExpressRequest) {
-      return this[OWNER_REQUEST].protocol === 'https';
-    },
-    configurable: true,
-  },
-  hostname: {
-    get(this: ExpressRequest) {
-      const host = this[OWNER_REQUEST].host;
-      if (host === undefined) return undefined;
-      // An IPv6 literal keeps its brackets; only a trailing `:port` goes.
-      const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
-      return end > 0 ? host.slice(0, end) : host;
-    },
-    configurable: true,
-  },
-  app: {
-    get(this: ExpressRequest) {
-      return Object.getPrototypeOf(this[OWNER_REQUEST]) === TernRequest.prototype ? UNTRUSTING_APP : TRUSTING_APP;
-    },
-    configurable: true,
-  },
+  originalUrl: assignable('originalUrl', (req) => req[LINK].originalUrl),
+  baseUrl: assignable('baseUrl', () => ''),
+  path: assignable('path', (req) => req[LINK].req.path),
+  params: assignable('params', (req) => req[LINK].req.pathParams),
+  res: assignable('res', (req) => req[LINK].rawRes),
+  xhr: readOnly((req) => String(req.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest'),
+  ip: readOnly((req) => req[LINK].req.ip),
+  protocol: readOnly((req) => req[LINK].req.protocol),
+  secure: readOnly((req) => req[LINK].req.protocol === 'https'),
+  hostname: readOnly((req) => {
+    const host = req[LINK].req.host;
+    if (host === undefined) return undefined;
+    // An IPv6 literal keeps its brackets; only a trailing `:port` goes.
+    const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
+    return end > 0 ? host.slice(0, end) : host;
+  }),
+  app: readOnly((req) => (Object.getPrototypeOf(req[LINK].req) === TernRequest.prototype ? UNTRUSTING_APP : TRUSTING_APP)),
 };
+
+/** The names of the additions: Tern's request keeps its own meaning for each. */
+export const REQUEST_ADDITIONS: ReadonlySet<string> = new Set(Object.keys(additions));
 
 /**
  * `req.app`, a stand-in for the Express application, for the one thing packages ask it:
@@ -92,28 +116,26 @@ function header(this: ExpressRequest, name: string): string | string[] | undefin
   return this.headers[lower];
 }
 
+let installed = false;
+
+/** Puts the additions on the prototype of the requests Tern's own server creates: once, the first time `fromConnect` is called. */
+export function installExpressAdditions(): void {
+  if (installed) return;
+  installed = true;
+  Object.defineProperties(TernIncomingMessage.prototype, additions);
+}
+
 /**
- * Decorates Tern's Node request (once per request) with the Express additions and links it to
- * the Tern request, which stays the source of truth for path, query, address and parameters.
- * The additions are defined on the request itself from one shared descriptor table: V8 then
- * gives every decorated request the same hidden class. Swapping the prototype, as Express
- * does, measured 3× the CPU per request (every property read in Node's HTTP code goes slow).
+ * Links Tern's Node request (once per request) to the Tern request, which stays the source of
+ * truth for path, query, address and parameters, and to the response Express would give it.
  */
 export function expressRequest(req: TernRequest, rawRes: ServerResponse): ExpressRequest {
   const raw = req.raw as ExpressRequest;
-  if (raw[OWNER_REQUEST] === req) return raw;
-  raw[OWNER_REQUEST] = req;
-  Object.defineProperties(raw, additions);
-  const plain = raw as unknown as Record<string, unknown>;
-  plain.get = header;
-  plain.header = header;
-  plain.baseUrl = '';
-  plain.path = req.path;
-  plain.params = req.pathParams;
-  plain.xhr = String(raw.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest';
-  // What Express sets once per request: the URL as received, and the response it answers with.
-  raw.originalUrl ??= raw.url ?? '/';
-  raw.res = rawRes;
-  raw[KEYS_SEEN] = Object.keys(raw).length;
+  if (raw[LINK]?.req === req) return raw;
+  const assigned = Object.getOwnPropertyDescriptor(raw, 'originalUrl')?.value as string | undefined;
+  if (!(raw instanceof TernIncomingMessage)) Object.defineProperties(raw, additions);
+  // A mounting app may have recorded the URL as received already.
+  raw[LINK] = { req, rawRes, originalUrl: assigned ?? raw.url ?? '/', keysSeen: 0 };
+  raw[LINK].keysSeen = Object.keys(raw).length;
   return raw;
 }

@@ -1,6 +1,6 @@
 /**
- * The Express additions to Node's response that Connect middleware calls, defined on the
- * response from one shared table. Methods that send
+ * The Express additions to Node's response that Connect middleware calls, from one shared table
+ * (see express-request.ts for where they are defined). Methods that send
  * (`json`, `send`, `sendStatus`, `redirect`) end the response on the socket: the middleware
  * answered, and Tern adds nothing after it. docs/express-middleware.md lists them.
  */
@@ -8,6 +8,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { SerializeOptions } from 'cookie';
 import type EncodeUrl from 'encodeurl';
 import { serializeCookie } from '../../http/cookie-codec';
+import { TernServerResponse } from '../../http/node-messages';
 import { onFirstUse } from '../../http/on-first-use';
 import type { TernResponse } from '../../http/response';
 
@@ -169,15 +170,37 @@ function redirectBodyKind(accept: string): 'text' | 'html' | 'none' {
   return best?.kind ?? 'none';
 }
 
+/** The additions as defined properties: the methods, and `res.locals` read from Tern's response. */
+const additions: PropertyDescriptorMap = {
+  ...Object.fromEntries(Object.entries(methods).map(([name, method]) => [name, { value: method, writable: true, configurable: true }])),
+  locals: {
+    get(this: ExpressResponse) {
+      return this[OWNER_RESPONSE]?.locals;
+    },
+    set(this: ExpressResponse, value: unknown) {
+      Object.defineProperty(this, 'locals', { value, writable: true, enumerable: true, configurable: true });
+    },
+    configurable: true,
+  },
+};
+
+let installed = false;
+
+/** Puts the additions on the prototype of the responses Tern's own server creates: once, the first time `fromConnect` is called. */
+export function installExpressResponseAdditions(): void {
+  if (installed) return;
+  installed = true;
+  Object.defineProperties(TernServerResponse.prototype, additions);
+}
+
 /**
- * Decorates Tern's Node response (once per request) with the Express additions, set as plain
- * values (a prototype swap, as Express does, or defined properties cost far more per request).
+ * Links Tern's Node response (once per request) to the Tern response; one from elsewhere
+ * (`inject()`, a server of the user's) gets the additions defined on itself.
  */
 export function expressResponse(res: TernResponse): ExpressResponse {
   const raw = res.raw as ExpressResponse;
   if (raw[OWNER_RESPONSE] === res) return raw;
-  Object.assign(raw, methods);
-  raw.locals = res.locals;
   raw[OWNER_RESPONSE] = res;
+  if (!(raw instanceof TernServerResponse)) Object.defineProperties(raw, additions);
   return raw;
 }
