@@ -397,17 +397,18 @@ describe("issue 37's targets", () => {
   });
 });
 
-describe('issue 40: Connect middleware through fromConnect (scenario 11)', () => {
-  const load = (cpu: Record<string, number>): LoadSummary[] => Object.entries(cpu).map(([server, us]) => summariseLoad('connect', server, [round(us)]));
+describe('issue 40: Connect middleware through fromConnect (scenario 17)', () => {
+  const duels = (cpu: Record<string, number[]>) => summarisePairs([rounds('connect', cpu, 'duel')]);
 
-  it('passes within 1.10× of Tern middleware and at most Fastify + middie, fails beyond', () => {
-    const passing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 10.9, 'fastify-middie': 11 }) }));
+  it('judges the duels: within 1.10× of Tern middleware and at most Fastify + middie passes, beyond fails', () => {
+    const passing = evaluateTargets(input({ pairs: duels({ tern: [10, 10, 10], 'tern-connect': [10.9, 10.5, 11.5], 'fastify-middie': [11, 11, 11] }) }));
     expect([target(passing, 'issue40.tern').status, target(passing, 'issue40.fastify-middie').status]).toEqual(['PASS', 'PASS']);
-    const failing = evaluateTargets(input({ load: load({ tern: 10, 'tern-connect': 11.5, 'fastify-middie': 11 }) }));
+    expect(target(passing, 'issue40.tern').measured).toContain('1.090× (3 duels');
+    const failing = evaluateTargets(input({ pairs: duels({ tern: [10, 10, 10], 'tern-connect': [11.5, 11.2, 12], 'fastify-middie': [11, 11, 11] }) }));
     expect([target(failing, 'issue40.tern').status, target(failing, 'issue40.fastify-middie').status]).toEqual(['FAIL', 'FAIL']);
   });
 
-  it('reports nothing when scenario 11 did not run', () => {
-    expect(evaluateTargets(input({})).filter((t) => t.group === 'issue 40')).toEqual([]);
+  it('says n/a when scenario 17 did not run', () => {
+    expect(evaluateTargets(input({})).filter((t) => t.group === 'issue 40').map((t) => t.status)).toEqual(['n/a', 'n/a']);
   });
 });

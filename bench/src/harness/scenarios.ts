@@ -37,6 +37,10 @@ export const DUELS: ReadonlyArray<readonly [string, string]> = [
   ['tern', 'node'],
   // Issue 39: scenario 3 with the model as a zod schema on both sides.
   ['tern-zod', 'fastify-zod'],
+  // Issue 40: scenario 4's layers as Connect middleware, against the same layers as Tern
+  // middleware and against Fastify running them through @fastify/middie.
+  ['tern-connect', 'tern'],
+  ['tern-connect', 'fastify-middie'],
 ];
 
 export const LOAD_SCENARIOS: LoadScenario[] = [
@@ -137,6 +141,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     method: 'GET',
     path: '/mw',
     servers: ['tern', 'tern-connect', 'fastify-middie'],
+    paired: true,
   },
 ];
 

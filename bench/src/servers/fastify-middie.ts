@@ -1,5 +1,5 @@
 /**
- * Scenario 11: Fastify with @fastify/middie running scenario 4's three layers written as Connect
+ * Scenario 17: Fastify with @fastify/middie running scenario 4's three layers written as Connect
  * middleware (the way Fastify runs Express middleware), `/mw` answering with the response schema.
  */
 import middie from '@fastify/middie';

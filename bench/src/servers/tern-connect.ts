@@ -1,5 +1,5 @@
 /**
- * Scenario 11: Tern as shipped, `/mw` behind scenario 4's three layers written as Connect
+ * Scenario 17: Tern as shipped, `/mw` behind scenario 4's three layers written as Connect
  * middleware and run through `fromConnect` (against `tern`, the same layers as Tern middleware).
  */
 import { CONNECT_LAYERS, startTern } from './tern-plain';
