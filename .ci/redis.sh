@@ -1,7 +1,8 @@
 # Sourced by .ci/run: installs redis-server with the system package manager when missing, starts
 # one on a free loopback port with no persistence (no RDB snapshots, no AOF, nothing on disk), and
-# exports REDIS_TEST_URL for the suites that prove rate limits and sessions across processes
-# (packages/core/test/store-redis.test.ts, examples/cluster/cluster-store.test.ts). Returns
+# exports REDIS_TEST_URL for the suites that prove rate limits, sessions and WebSocket rooms across
+# processes (packages/core/test/store-redis.test.ts, packages/core/test/websocket-redis.test.ts,
+# examples/cluster/cluster-store.test.ts, examples/chat/main.test.ts). Returns
 # non-zero (and prints why) when it cannot; those suites then skip with a printed reason.
 # stop_redis ends the server this started (its pid is in REDIS_TEST_PID).
 

@@ -34,7 +34,7 @@ describe('the chat page in Chromium', () => {
     await page.fill('#room', 'browsers');
     await page.click('#join button');
     await page.waitForSelector('body[data-state="open"]');
-    await page.waitForSelector('li:has-text("in room browsers")');
+    await page.waitForSelector(`li:has-text("in room browsers (served by process ${process.pid})")`);
     await page.waitForSelector('li:has-text("Grace joined")');
 
     const token = ((await app.inject({ method: 'POST', url: '/sign-in', payload: { name: 'Linus' } })).json() as { token: string }).token;

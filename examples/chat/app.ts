@@ -107,7 +107,7 @@ const PAGE = `<!doctype html>
       socket.addEventListener('open', () => { document.getElementById('say').hidden = false; document.body.dataset.state = 'open'; });
       socket.addEventListener('message', (message) => {
         const data = JSON.parse(message.data);
-        if (data.event === 'welcome') show('in room ' + data.room);
+        if (data.event === 'welcome') show('in room ' + data.room + ' (served by process ' + data.worker + ')');
         else if (data.event === 'joined') show(data.name + ' joined');
         else if (data.event === 'message') show(data.name + ': ' + data.text);
         else show('error ' + data.status + ': ' + data.detail);
