@@ -32,7 +32,7 @@ import { compileParam, ParamFailure, type CompiledParam } from './params';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
 import { routeConsumes, routeMultipartOptions } from './uploads';
-import { describeModel } from '../validation/standard-schema';
+import { modelName } from '../validation/standard-schema';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
@@ -295,7 +295,7 @@ function buildRoute(input: RouteInput): AnyRoutes {
   if (bodyModel && own.requestModel && bodyModel !== own.requestModel) {
     throw new TernError(
       'TERN_CONTROLLER_INVALID',
-      `${where}: @Body() is typed ${describeModel(bodyModel)} but the requestModel option is ${describeModel(own.requestModel)}; keep one.`,
+      `${where}: @Body() is typed ${modelName(bodyModel)} but the requestModel option is ${modelName(own.requestModel)}; keep one.`,
     );
   }
 

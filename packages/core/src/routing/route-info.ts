@@ -4,7 +4,7 @@ import type { CompiledPath, PathParam } from './path';
 import type { RouteSpec } from './route-options';
 import type { AnyRoutes } from './routes';
 import type { UploadField } from './types';
-import { describeModel, isStandardSchema } from '../validation/standard-schema';
+import { modelName, isStandardSchema } from '../validation/standard-schema';
 
 export type { HandlerInput, UploadField } from './types';
 
@@ -91,7 +91,7 @@ export function describeRoute(route: DescribedRoute, forbidsUnknownProperties = 
     requestModel:
       route.spec.requestModel && route.validator
         ? Object.freeze({
-            name: describeModel(route.spec.requestModel),
+            name: modelName(route.spec.requestModel),
             native: route.validator.native,
             fallbackReasons: route.validator.fallbackReasons,
             // A Standard Schema's library decides what undeclared keys do; the flag does not reach it.

@@ -31,6 +31,6 @@ export function describeStandardSchema(schema: StandardSchemaV1): string {
 }
 
 /** A model class's name, or `a zod schema` for a Standard Schema value. */
-export function describeModel(model: Function | StandardSchemaV1): string {
+export function modelName(model: Function | StandardSchemaV1): string {
   return isStandardSchema(model) ? describeStandardSchema(model) : model.name;
 }
