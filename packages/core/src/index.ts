@@ -13,8 +13,7 @@ export type { ServerTimeouts } from './config';
 export * from './routing';
 export type { WebSocketOptions } from './realtime/limits';
 export * from './converters';
-export { URLPath } from './structs';
-export type { QueryValue } from './structs';
+export * from './structs';
 
 // Requests and responses
 export { TernRequest } from './http/request';
