@@ -156,15 +156,14 @@ const object: AppOptionCheck = (value) => (typeof value === 'object' && value !=
 const fn: AppOptionCheck = (value) => (typeof value === 'function' ? undefined : 'must be a function');
 /** Checked where the option is used (`appParts`, `setUpLogging`, `compileTrustProxy`, …) with its own message. */
 const checkedWhereUsed = null;
-/** Checked by the route options table's row (`checkContainerOptions`). */
-const routeOption = 'route' as const;
 
 /**
- * The table of `new TernApp()` options: every key has a row, so an option added to
- * `TernAppOptions` without one does not compile, and a key without a row (`trailingSlashes`)
- * fails construction naming the nearest known one.
+ * The table of `new TernApp()`'s own options: every key has a row, so an option added to
+ * `TernAppOptions` without one does not compile. The route options the app gives its routes are
+ * the route options table's rows marked `app` (`APP_ROUTE_OPTION_NAMES`); any other key
+ * (`trailingSlashes`) fails construction naming the nearest known one.
  */
-const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | typeof checkedWhereUsed | (K extends keyof AppRouteOptions ? typeof routeOption : never) } = {
+const APP_OPTIONS: { readonly [K in Exclude<keyof TernAppOptions, keyof AppRouteOptions>]-?: AppOptionCheck | typeof checkedWhereUsed } = {
   config: (value) => (value instanceof MakeConfig ? undefined : 'must be a MakeConfig: new TernApp({ config: new MakeConfig({ ... }) })'),
   prefix: checkedWhereUsed,
   openapi: object,
@@ -181,12 +180,9 @@ const APP_OPTIONS: { readonly [K in keyof TernAppOptions]-?: AppOptionCheck | ty
   websocket: object,
   pageHeaders: checkedWhereUsed,
   store: checkedWhereUsed,
-  security: routeOption,
-  responses: routeOption,
-  rateLimit: routeOption,
 };
 
-const APP_OPTION_NAMES = Object.keys(APP_OPTIONS);
+const APP_OPTION_NAMES = [...Object.keys(APP_OPTIONS), ...APP_ROUTE_OPTION_NAMES];
 
 /**
  * Checks `new TernApp(options)` against the table: an unknown key (`trailingSlashes`) or a value of
@@ -202,15 +198,17 @@ export function checkAppOptions(options: TernAppOptions): Readonly<InheritedRout
   if (typeof options !== 'object' || options === null) throw new TernTypeError('TERN_INVALID_ARGUMENT', 'new TernApp(options): options must be an object.');
   const routeOptions: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
+    if ((APP_ROUTE_OPTION_NAMES as readonly string[]).includes(key)) {
+      routeOptions[key] = value;
+      continue;
+    }
     if (!Object.prototype.hasOwnProperty.call(APP_OPTIONS, key)) {
       throw new TernTypeError(
         'TERN_INVALID_ARGUMENT',
         `new TernApp(options): unknown option '${key}'.${nearestHint(key, APP_OPTION_NAMES)} Its options are ${APP_OPTION_NAMES.join(', ')}.`,
       );
     }
-    const check = APP_OPTIONS[key as keyof TernAppOptions];
-    if (check === routeOption) routeOptions[key] = value;
-    const mistake = typeof check === 'function' && value !== undefined ? check(value) : undefined;
+    const mistake = value === undefined ? undefined : APP_OPTIONS[key as keyof typeof APP_OPTIONS]?.(value);
     if (mistake) throw new TernTypeError('TERN_INVALID_ARGUMENT', `new TernApp(options): ${key} ${mistake}.`);
   }
   return checkContainerOptions('new TernApp(options)', routeOptions, {}, {}, APP_ROUTE_OPTION_NAMES);

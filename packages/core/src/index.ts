@@ -1,7 +1,8 @@
 /**
  * The public surface of `@tern/core`, as a named list: anything not here is internal and may
- * change without notice. Subpath entries (`@tern/core/routing`, `/converters`, `/openapi`,
- * `/structs`) export subsets of the same names.
+ * change without notice. A folder whose own index is a public list of names (routing, controllers,
+ * errors…) is re-exported whole, so each name is listed once. Subpath entries (`@tern/core/routing`,
+ * `/converters`, `/openapi`, `/structs`) export subsets of the same names.
  */
 export { TernApp } from './app';
 export type { TernAppOptions, RouteProvider, RegisterControllersOptions, CloseHook, StartupHook } from './app';
@@ -9,64 +10,10 @@ export { MakeConfig } from './config';
 export type { ServerTimeouts } from './config';
 
 // Declaring routes
-export {
-  Routes,
-  Router,
-  Group,
-  routesFromConfig,
-  RouteConflictError,
-  ROUTE_OPTION_NAMES,
-  NOT_IN_ROUTE_FILES,
-  SocketRoutes,
-} from './routing';
-export type {
-  RouteDefinition,
-  RouteMatchResult,
-  RouterOptions,
-  GroupOptions,
-  RouteConfigEntry,
-  Declaration,
-  RouteInfo,
-  RouteParamInfo,
-  RouteModelInfo,
-  UploadField,
-  HandlerInput,
-  RouteOptionName,
-  RouteSpec,
-  MatchedRoute,
-  PathParams,
-  Handler,
-  RouteHandler,
-  HandlerResult,
-  Middleware,
-  MiddlewareEntry,
-  NodeListener,
-  ResponseSchema,
-  ResponseShape,
-  RouteOptions,
-  RateLimitOptions,
-  SecurityRequirement,
-  SocketHandlers,
-  SocketOptions,
-  SocketSource,
-  TernSocket,
-} from './routing';
+export * from './routing';
 export type { WebSocketOptions } from './realtime/limits';
-export {
-  Convertor,
-  StringConvertor,
-  PathConvertor,
-  IntegerConvertor,
-  Int32Convertor,
-  FloatConvertor,
-  UUIDConvertor,
-  SlugConvertor,
-  registerUrlConvertor,
-  hasUrlConvertor,
-} from './converters';
-export type { ConverterTypes, RegisterConvertorOptions } from './converters';
-export { URLPath } from './structs';
-export type { QueryValue } from './structs';
+export * from './converters';
+export * from './structs';
 
 // Requests and responses
 export { TernRequest } from './http/request';
@@ -115,30 +62,7 @@ export { REQUEST_TRACING_CHANNEL, type RequestTraceContext } from './pipeline/tr
 export type { ResponseHook, ResponseInfo } from './pipeline/observe';
 
 // Errors
-export {
-  TernError,
-  InvalidRouteError,
-  RouteImportError,
-  UrlGenerationError,
-  AppAlreadyReadyError,
-  TernTypeError,
-  TernRangeError,
-  HTTPException,
-  ERROR_CODES,
-  isTernErrorCode,
-} from './errors';
-export type {
-  FieldError,
-  HTTPExceptionOptions,
-  ErrorCodeEntry,
-  ErrorCodeKind,
-  TernErrorCode,
-  RequestErrorCode,
-  StartupOrServingCode,
-  TypeErrorCode,
-  RangeErrorCode,
-  ProblemDetails,
-} from './errors';
+export * from './errors';
 
 // OpenAPI
 export {
@@ -157,71 +81,10 @@ export {
 export type { SecurityScheme, OAuth2Flow, OAuth2Flows, OpenAPIOptions, ProblemResponsesOptions, DocumentOptions, ApiPropertyOptions } from './openapi';
 
 // Controllers, models, security
-export {
-  Controller,
-  Get,
-  Post,
-  Put,
-  Patch,
-  Delete,
-  Head,
-  Options,
-  Route,
-  Security,
-  Public,
-  Deprecated,
-  Tags,
-  Summary,
-  Description,
-  OperationId,
-  ApiResponse,
-  ExcludeFromSchema,
-  UseMiddleware,
-  WebSocket,
-  applyDecorators,
-  Param,
-  Query,
-  Body,
-  Header,
-  Cookie,
-  Req,
-  Res,
-  User,
-  UploadedFile,
-  UploadedFiles,
-} from './controllers';
-export type {
-  MethodRouteOptions,
-  NamedParamType,
-  ClassOrMethodDecorator,
-  RouteMethodDecorator,
-  ControllerEntry,
-  ControllerResolver,
-  ControllerOptions,
-  UploadedFileOptions,
-} from './controllers';
-export { defaultModelCompiler, createClassValidatorCompiler, Nullable, IsRecord } from './validation';
-export type {
-  StandardSchemaV1,
-  StandardJSONSchemaV1,
-  CompileOptions,
-  ModelValidator,
-  ValidationIssue,
-  ValidationResult,
-  ClassValidatorCompilerOptions,
-  ModelClass,
-  ModelCompiler,
-  ModelDescription,
-  PropertyDescription,
-  RecordDescription,
-  RecordValues,
-  RecordValueType,
-  RuleDescription,
-} from './validation';
-export { PartialType, PickType, OmitType, IntersectionType } from './mapped-types';
-export type { PartialTypeOptions, IntersectionOf, ClassOf, MappedType } from './mapped-types';
-export { enforceSecurity, jwtVerifier } from './security';
-export type { EnforceSecurityOptions, JwtAlgorithm, JwtPayload, JwtVerifierOptions, KeyServerOptions, OAuth2Grant, SecurityVerifier, SecurityVerifiers } from './security';
+export * from './controllers';
+export * from './validation';
+export * from './mapped-types';
+export * from './security';
 
 // Testing
 export type { InjectOptions, InjectResponse } from './testing/inject';

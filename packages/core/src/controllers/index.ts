@@ -1,37 +1,4 @@
 /** Class controllers: decorators that only write metadata; `app.registerControllers` scans them at startup. */
-export {
-  Controller,
-  Get,
-  Post,
-  Put,
-  Patch,
-  Delete,
-  Head,
-  Options,
-  Route,
-  Security,
-  Public,
-  Deprecated,
-  Tags,
-  Summary,
-  Description,
-  OperationId,
-  ApiResponse,
-  ExcludeFromSchema,
-  UseMiddleware,
-  WebSocket,
-  applyDecorators,
-  Param,
-  Query,
-  Body,
-  Header,
-  Cookie,
-  Req,
-  Res,
-  User,
-  UploadedFile,
-  UploadedFiles,
-} from './decorators';
-export type { MethodRouteOptions, ClassOrMethodDecorator, RouteMethodDecorator, NamedParamType } from './decorators';
+export * from './decorators';
 export type { ControllerEntry, ControllerResolver } from './scanner';
 export type { ControllerOptions, UploadedFileOptions } from './metadata';

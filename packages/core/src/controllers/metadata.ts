@@ -13,27 +13,8 @@ import type { StandardSchemaV1 } from '../validation/standard-schema/spec';
  * options table's rules, as a `Router`'s are.
  */
 export interface ControllerOptions extends InheritedRouteOptions {
-  /** Tags put before each route's own tags in the OpenAPI document. */
-  tags?: string[];
-  /** Runs for every route of the controller, before the routes' own middleware. */
-  middleware?: Middleware[];
-  /** Security requirements of every route that declares none itself. */
-  security?: SecurityRequirement[];
   /** Route names inside become `name.routeName` (as with a named `Router`). */
   name?: string;
-  /** Hides every route of the controller from the OpenAPI document. */
-  excludeFromSchema?: boolean;
-  /**
-   * Unknown body (and `@Query()` model) properties answer 422 naming them instead of being
-   * stripped; overrides the app's `MakeConfig` setting, a route's own option overrides this.
-   */
-  forbidUnknownProperties?: boolean;
-  /** `false`: the controller's routes send JSON as their methods return it, declared response models or not. */
-  responseFiltering?: boolean;
-  /** Largest body of each route in bytes, unless the route sets its own (default: the app's `bodyLimit`). */
-  bodyLimit?: number;
-  /** Largest multipart body of each route in bytes, unless the route sets its own (default: the app's `multipartLimit`). */
-  multipartLimit?: number;
 }
 
 /** What `@Controller` records on the class. */

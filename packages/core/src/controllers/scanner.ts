@@ -32,7 +32,7 @@ import { compileParam, ParamFailure, type CompiledParam } from './params';
 import type { ModelCompiler } from '../validation/model-compiler';
 import { forbidsUnknownProperties } from '../validation/unknown-properties';
 import { routeConsumes, routeMultipartOptions } from './uploads';
-import { describeStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
+import { modelName } from '../validation/standard-schema';
 
 /** What `registerControllers` accepts: controller classes (built with `new C()` or `resolve`) or instances. */
 export type ControllerEntry = Function | object;
@@ -429,9 +429,4 @@ function toProblem(failures: ParamFailure[]) {
   const [first] = failures;
   const detail = failures.length === 1 ? first.detail : failures.map((f) => f.detail).join(' ');
   return requestError(first.code, detail, { errors: failures.flatMap((f) => f.errors) });
-}
-
-/** A class's name, or `a zod schema`. */
-function modelName(model: Function | StandardSchemaV1): string {
-  return isStandardSchema(model) ? describeStandardSchema(model) : model.name;
 }

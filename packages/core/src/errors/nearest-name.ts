@@ -1,26 +1,19 @@
 /**
- * The known name closest to a misspelt one (`trailingSlashes` → `trailingSlash`), for error
- * messages about unknown option keys; undefined when none is close enough to be a likely typo.
+ * ` Did you mean 'x'?` when a known name is close enough to a misspelt one to be a likely typo
+ * (`trailingSlashes` → `trailingSlash`), else '': for errors about unknown option keys.
  *
  * @example
- * nearestName('summery', ['summary', 'description']); // 'summary'
+ * nearestHint('summery', ['summary', 'description']); // " Did you mean 'summary'?"
  */
-export function nearestName(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
+export function nearestHint(name: string, known: readonly string[]): string {
   let best: string | undefined;
-  let bestDistance = Infinity;
+  // A third of the name may differ (at least 2 edits): `tag` → `tags`, not `x` → `name`.
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
-  // A third of the name may differ (at least 2 edits): `tag` → `tags`, not `x` → `name`.
-  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-/** ` Did you mean 'x'?` when a known name is close to `name`, else ''. */
-export function nearestHint(name: string, known: readonly string[]): string {
-  const nearest = nearestName(name, known);
-  return nearest === undefined ? '' : ` Did you mean '${nearest}'?`;
+  return best === undefined ? '' : ` Did you mean '${best}'?`;
 }
 
 /** Levenshtein distance; names are short (option keys), so the quadratic table is a few hundred cells. */
@@ -28,9 +21,7 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length];

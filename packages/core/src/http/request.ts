@@ -419,10 +419,6 @@ export class TernRequest<P = Record<string, UntypedParam>> {
   }
 }
 
-/**
- * Own properties only: `headers.get('constructor')` or a cookie named `toString` must not find
- * what `Object.prototype` holds (an API-key-in-cookie scheme would hand its verifier a function).
- */
 /** What a request reads from the app's settings: body limits and the secret signed cookies use. */
 type RequestSettings = BodyLimits & { readonly secret?: string };
 
@@ -440,6 +436,10 @@ function multipartLimits(options: MultipartOptions | undefined, limits: BodyLimi
   return options === undefined && limits.multipart !== undefined ? limits.multipart : resolveLimits(options, limits.multipartLimit);
 }
 
+/**
+ * Own properties only: `headers.get('constructor')` or a cookie named `toString` must not find
+ * what `Object.prototype` holds (an API-key-in-cookie scheme would hand its verifier a function).
+ */
 function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }

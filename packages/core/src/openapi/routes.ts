@@ -3,6 +3,7 @@ import type { TernResponse } from '../http/response';
 import type { Declaration } from '../routing/router';
 import { joinPaths } from '../routing/path';
 import { Routes } from '../routing/routes';
+import type { Handler } from '../routing/types';
 import type { RouteInfo } from '../routing/route-info';
 import type { OpenAPIConfig } from './config';
 import { docsHeaders, type DocsHeaders, type HeaderSet } from './docs-headers';
@@ -38,14 +39,9 @@ export function openapiDeclarations(routes: readonly RouteInfo[], config: OpenAP
   let document: Buffer | undefined;
   const headers = docsHeaders(config);
   const out: Declaration[] = [
-    new Routes({
-      path: openapiPath,
-      methods: ['GET'],
-      excludeFromSchema: true,
-      handler: async (req, res) => {
-        document ??= Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config, options)));
-        return withHeaders(res, headers.file).send(document, JSON_TYPE);
-      },
+    ownRoute(openapiPath, async (req, res) => {
+      document ??= Buffer.from(JSON.stringify(buildOpenAPIDocument(routes, config, options)));
+      return withHeaders(res, headers.file).send(document, JSON_TYPE);
     }),
   ];
   if (config.docsPath !== false) out.push(...swaggerUiRoutes(joinPaths([prefix], config.docsPath), openapiPath, config.title, headers));
@@ -62,35 +58,25 @@ function swaggerUiRoutes(docsPath: string, openapiPath: string, title: string, h
   const redirectPage = oauth2RedirectHtml(assetsUrl);
   let page: string | undefined;
   return [
-    new Routes({
-      path: docsPath,
-      methods: ['GET'],
-      excludeFromSchema: true,
-      handler: async (req, res) => {
-        page ??= swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
-        return withHeaders(res, headers.page).html(page);
-      },
+    ownRoute(docsPath, async (req, res) => {
+      page ??= swaggerUiHtml({ title: `${title} - Swagger UI`, openapiUrl: openapiPath, assetsUrl, oauth2RedirectPath });
+      return withHeaders(res, headers.page).html(page);
     }),
-    new Routes({
-      path: oauth2RedirectPath,
-      methods: ['GET'],
-      excludeFromSchema: true,
-      handler: async (req, res) => withHeaders(res, headers.redirectPage).html(redirectPage),
-    }),
-    new Routes({
-      path: `${assetsUrl}/{file:path}`,
-      methods: ['GET'],
-      excludeFromSchema: true,
-      handler: async (req, res, { file }) => {
-        const pending = swaggerUiAsset(file);
-        if (!pending) throw requestError('TERN_NOT_FOUND', `No docs asset at ${req.path}.`, { headers: { ...headers.file } });
-        const asset = await pending;
-        withHeaders(res, headers.file).setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
-        if (matchesEtag(req.headers.get('if-none-match'), asset.etag)) return res.status(304);
-        return res.send(asset.body, asset.contentType);
-      },
+    ownRoute(oauth2RedirectPath, async (req, res) => withHeaders(res, headers.redirectPage).html(redirectPage)),
+    ownRoute(`${assetsUrl}/{file:path}`, async (req, res, { file }) => {
+      const pending = swaggerUiAsset(file);
+      if (!pending) throw requestError('TERN_NOT_FOUND', `No docs asset at ${req.path}.`, { headers: { ...headers.file } });
+      const asset = await pending;
+      withHeaders(res, headers.file).setHeader('Cache-Control', ASSET_CACHE_CONTROL).setHeader('ETag', asset.etag);
+      if (matchesEtag(req.headers.get('if-none-match'), asset.etag)) return res.status(304);
+      return res.send(asset.body, asset.contentType);
     }),
   ];
+}
+
+/** A GET route of Tern's own, left out of the document it serves. */
+function ownRoute(path: string, handler: Handler): Routes {
+  return new Routes({ path, methods: ['GET'], excludeFromSchema: true, handler });
 }
 
 function withHeaders(res: TernResponse, headers: HeaderSet): TernResponse {

@@ -14,8 +14,6 @@ export interface GroupOptions extends Omit<InheritedRouteOptions, 'middleware'> 
   middleware?: MiddlewareEntry[];
   /** A Node request listener served under `path`, with the prefix stripped from `req.url`. */
   app?: NodeListener;
-  /** Hides every route inside from the OpenAPI document. */
-  excludeFromSchema?: boolean;
 }
 
 const OWN_OPTIONS: Readonly<Record<string, OwnOptionCheck>> = {

@@ -4,7 +4,7 @@ import type { CompiledPath, PathParam } from './path';
 import type { RouteSpec } from './route-options';
 import type { AnyRoutes } from './routes';
 import type { UploadField } from './types';
-import { describeStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../validation/standard-schema';
+import { modelName, isStandardSchema } from '../validation/standard-schema';
 
 export type { HandlerInput, UploadField } from './types';
 
@@ -142,9 +142,4 @@ export function describeFallbacks(routes: readonly RouteInfo[]): string | undefi
     .map((route) => `  ${route.source}: ${route.requestModel?.name} (${route.requestModel?.fallbackReasons.join('; ')})`);
   if (lines.length === 0) return undefined;
   return `[tern] ${lines.length} request model(s) are validated by class-validator per request instead of compiled checks:\n${lines.join('\n')}`;
-}
-
-/** A class's name, or `a zod schema` for a Standard Schema value. */
-function modelName(model: Function | StandardSchemaV1): string {
-  return isStandardSchema(model) ? describeStandardSchema(model) : model.name;
 }

@@ -445,26 +445,19 @@ export function checkContainerOptions(
   inheritable: readonly InheritedOptionName[] = INHERITED_OPTION_NAMES,
 ): Readonly<InheritedRouteOptions> {
   const out: Record<string, unknown> = {};
-  const allowed = [...Object.keys(own), ...inheritable];
   for (const [key, value] of Object.entries(options)) {
-    if (Object.prototype.hasOwnProperty.call(own, key)) {
-      const check = own[key];
-      if (value === undefined || check === null) continue;
-      const text = typeof check === 'string' ? undefined : check(value);
-      const mistake = typeof check === 'string' ? checkOption(check, value, {}) : text === undefined ? undefined : new OptionMistake(text);
-      if (mistake instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(key, mistake)}`);
-      continue;
-    }
-    if (!(inheritable as readonly string[]).includes(key)) {
+    const isOwn = Object.prototype.hasOwnProperty.call(own, key);
+    if (!isOwn && !(inheritable as readonly string[]).includes(key)) {
+      const allowed = [...Object.keys(own), ...inheritable];
       const why = isRouteOption(key) ? ` '${key}' is set on each route, not on a container.` : nearestHint(key, allowed);
       throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: unknown option '${key}'.${why} Its options are ${allowed.join(', ')}.`);
     }
-    if (value === undefined) continue;
-    const name = key as InheritedOptionName;
-    const special = checks[name]?.(value);
-    const result = checks[name] ? (special === undefined ? value : new OptionMistake(special)) : checkOption(name, value, {});
-    if (result instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(name, result)}`);
-    out[name] = result;
+    const check = isOwn ? own[key] : (checks[key as InheritedOptionName] ?? (key as InheritedOptionName));
+    if (value === undefined || check === null) continue;
+    const text = typeof check === 'string' ? undefined : check(value);
+    const result = typeof check === 'string' ? checkOption(check, value, {}) : text === undefined ? value : new OptionMistake(text);
+    if (result instanceof OptionMistake) throw new TernError('TERN_INVALID_ROUTE_OPTION', `${container}: ${describeMistake(key, result)}`);
+    if (!isOwn) out[key] = result;
   }
   return Object.freeze(out) as Readonly<InheritedRouteOptions>;
 }

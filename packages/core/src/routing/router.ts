@@ -96,13 +96,8 @@ export interface RouterOptions extends InheritedRouteOptions {
   /** Prefix of every route inside; composes with the prefixes of the containers it is mounted in. */
   prefix?: string;
   routes?: AnyRoutes[];
-  /** Tags put before each route's own tags. */
-  tags?: string[];
-  excludeFromSchema?: boolean;
   /** Route names inside become `name.routeName`. */
   name?: string;
-  /** Runs for every route inside, before the routes' own middleware. */
-  middleware?: Middleware[];
 }
 
 /** A router's own keys; every other key is a route option its routes inherit, checked by its table row. */

@@ -106,7 +106,6 @@ export interface ResponseShape {
   [field: string]: Function | StandardSchemaV1 | readonly (Function | StandardSchemaV1)[] | ResponseShape | readonly ResponseShape[];
 }
 
-/** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
 /**
  * The `rateLimit` route option.
  *
@@ -129,6 +128,7 @@ export interface RateLimitOptions {
   onStoreError?: 'fail' | 'pass';
 }
 
+/** The route options every declaration style shares: what `new Routes({ ... })` takes besides `path` and `handler`. */
 export interface RouteOptions {
   /**
    * Largest request body this route accepts, in bytes; larger is a 413 (default: the app's

@@ -11,7 +11,7 @@ import { hasUntypedItems, modelClassOf } from '../openapi/schema/class-to-schema
 import { Integer } from '../openapi/schema/integer';
 import type { ModelClass, ModelCompiler, PropertyDescription, RecordDescription } from '../validation/model-compiler';
 import { isStandardSchema } from '../validation/standard-schema';
-import { standardSchemaPlan } from './standard-plan';
+import { isArrayIndex, standardSchemaPlan } from './standard-plan';
 
 /** A value written as `JSON.stringify` writes it. */
 export interface AnyPlan {
@@ -162,11 +162,6 @@ function inObjectKeyOrder(fields: FieldPlan[]): FieldPlan[] {
   if (indexes.length === 0) return fields;
   indexes.sort((a, b) => Number(a.write) - Number(b.write));
   return [...indexes, ...fields.filter((field) => !isArrayIndex(field.write))];
-}
-
-function isArrayIndex(key: string): boolean {
-  const n = Number(key);
-  return String(n >>> 0) === key && n !== 2 ** 32 - 1;
 }
 
 /** Reading `__proto__` gives the prototype and writing it replaces it: no model may use that key. */

@@ -77,7 +77,8 @@ function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isArrayIndex(key: string): boolean {
+/** A key JavaScript orders first among an object's keys, ascending (an array index). */
+export function isArrayIndex(key: string): boolean {
   const n = Number(key);
   return String(n >>> 0) === key && n !== 2 ** 32 - 1;
 }

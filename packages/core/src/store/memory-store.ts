@@ -3,7 +3,7 @@
  * read and by a sweep every minute (a timer that never keeps the process alive), so keys that
  * are never read again (one per client address) do not pile up.
  */
-import type { TernStore } from './store';
+import { deliver, type TernStore } from './store';
 
 /** Stores made by `memoryStore()`: the cluster warning asks whether an app's store is one. */
 const memoryStores = new WeakSet<TernStore>();
@@ -119,13 +119,4 @@ export function memoryStore(): TernStore {
 /** A counter read with `get`: its count, as Redis would answer `GET` on an `INCR`ed key. */
 function counterEntry(counter: Counter | undefined): Entry | undefined {
   return counter && { value: String(counter.count), expiresAt: counter.resetAt };
-}
-
-/** A throwing subscriber must not stop the others, nor become an unhandled exception. */
-function deliver(listener: (message: string) => void, message: string): void {
-  try {
-    listener(message);
-  } catch (err) {
-    process.emitWarning(`A store subscriber threw: ${err instanceof Error ? err.message : String(err)}`);
-  }
 }

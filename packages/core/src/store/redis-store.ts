@@ -5,7 +5,7 @@
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { TernError, TernTypeError } from '../errors';
-import type { TernStore } from './store';
+import { deliver, type TernStore } from './store';
 
 /**
  * Options of `redisStore()`.
@@ -193,12 +193,4 @@ async function quit(redis: RedisClient, timeoutMs: number): Promise<void> {
 /** The URL without its password, for log lines. */
 function redactedUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-}
-
-function deliver(listener: (message: string) => void, message: string): void {
-  try {
-    listener(message);
-  } catch (err) {
-    process.emitWarning(`A store subscriber threw: ${err instanceof Error ? err.message : String(err)}`);
-  }
 }

@@ -38,3 +38,12 @@ export interface TernStore {
   /** Ends the store's connections; `app.close()` calls it. */
   close(): Promise<void>;
 }
+
+/** A throwing subscriber must not stop the others, nor become an unhandled exception. */
+export function deliver(listener: (message: string) => void, message: string): void {
+  try {
+    listener(message);
+  } catch (err) {
+    process.emitWarning(`A store subscriber threw: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

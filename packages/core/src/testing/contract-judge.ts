@@ -110,7 +110,8 @@ export function credentialFor(given: string | Record<string, string> | undefined
   return { credential, forRoles: credential !== undefined && roles.every((role) => Object.hasOwn(given, role) && given[role] === credential) };
 }
 
-function header(response: InjectResponse, name: string): string | undefined {
+/** A response header as one string, or undefined when it was not sent. */
+export function header(response: InjectResponse, name: string): string | undefined {
   const value = response.headers[name];
   return value === undefined ? undefined : String(value);
 }

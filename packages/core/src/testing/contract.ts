@@ -14,7 +14,7 @@ import { MUTE_ERROR_REPORTS } from '../errors/mute-reports';
 import type { InjectOptions, InjectResponse } from './inject';
 import { SchemaChecker, type ContractDocument, type SecuritySchemeObject } from './contract-schemas';
 import { injectOptionsOf, RequestMaker, type ContractRequest, type Operation } from './contract-requests';
-import { credentialFor, judge, type JudgeRules } from './contract-judge';
+import { credentialFor, header, judge, type JudgeRules } from './contract-judge';
 import { fillUnique } from './contract-values';
 import { loadOptional } from './optional';
 
@@ -293,11 +293,6 @@ function credentialsFor(definition: SecuritySchemeObject, credential: string | u
   if (definition.type === 'apiKey' && definition.name) return { [definition.in === 'query' ? 'query' : definition.in === 'cookie' ? 'cookie' : 'header']: { [definition.name]: credential } };
   if (definition.type === 'oauth2' || definition.type === 'openIdConnect') return { header: { authorization: `Bearer ${credential}` } };
   return undefined;
-}
-
-function header(response: InjectResponse, name: string): string | undefined {
-  const value = response.headers[name];
-  return value === undefined ? undefined : String(value);
 }
 
 function withHeaders(options: InjectOptions, extra: Record<string, string> | undefined): InjectOptions {

@@ -8,6 +8,7 @@
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { standardJsonSchema, type StandardSchemaV1 } from '../../validation/standard-schema';
 import type { ModelView } from './class-to-schema';
+import { isObjectBody as isObject } from '../../validation/types';
 
 /** OpenAPI allows only these characters in a `components.schemas` key. */
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
@@ -80,10 +81,6 @@ export class StandardSchemas {
       candidates.splice(0, candidates.length, `${base}_${n}`);
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A copy with local references (`#/$defs/X`, `#/definitions/X`, `#`) pointed at components. */

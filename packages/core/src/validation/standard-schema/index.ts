@@ -7,7 +7,7 @@
  * import { isStandardSchema, compileStandardSchema } from './standard-schema';
  * if (isStandardSchema(model)) validate = compileStandardSchema(model);
  */
-export { isStandardSchema, describeStandardSchema } from './recognise';
+export { isStandardSchema, describeStandardSchema, modelName } from './recognise';
 export { compileStandardSchema, dottedPath } from './validator';
 export { standardJsonSchema, type SchemaSide } from './json-schema';
 export type { StandardSchemaV1, StandardJSONSchemaV1 } from './spec';

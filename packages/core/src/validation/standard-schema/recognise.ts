@@ -29,3 +29,8 @@ export function describeStandardSchema(schema: StandardSchemaV1): string {
   const vendor = schema['~standard'].vendor;
   return typeof vendor === 'string' && vendor !== '' ? `a ${vendor} schema` : 'a Standard Schema';
 }
+
+/** A model class's name, or `a zod schema` for a Standard Schema value. */
+export function modelName(model: Function | StandardSchemaV1): string {
+  return isStandardSchema(model) ? describeStandardSchema(model) : model.name;
+}
