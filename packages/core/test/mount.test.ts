@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Group, TernApp } from '@tern/core';
+import { APIKey, enforceSecurity, Group, Router, TernApp } from '@tern/core';
 import { bodyOf, listenOnFreePort, rawGet, statusOf } from '../../../test-support/raw-http';
 
 /** A mounted Node listener (an Express app, another TernApp's handler) under a prefix. */
@@ -86,5 +86,34 @@ describe('a Group with a mounted app', () => {
   ])('strips the matched prefix from %s, however it was encoded', async (target, expected) => {
     expect(statusOf(await rawGet(port, target))).toBe(200);
     expect(seenUrls).toEqual([expected]);
+  });
+});
+
+describe('a mounted app inherits its containers\' route options', () => {
+  /** A Router requiring an API key, holding a Group that mounts a plain Node listener. */
+  function securedMount(): TernApp {
+    const app = new TernApp({ logger: false });
+    app.openapiConfig.addSecurityScheme('apiKey', new APIKey({ name: 'X-API-Key', in: 'header' }));
+    const admin = new Router({ prefix: '/admin', security: [{ apiKey: [] }], rateLimit: { limit: 1, window: 60_000 } });
+    admin.addRoute(new Group({ path: '/legacy', app: (_req: IncomingMessage, res: ServerResponse) => res.end('legacy') }));
+    app.mountRouter(admin);
+    app.addMiddleware(enforceSecurity(app, { apiKey: async (key) => (key === 'key-1' ? { client: 'billing' } : undefined) }));
+    return app;
+  }
+
+  it('the Router\'s security: enforceSecurity answers 401 before the mounted app sees the request', async () => {
+    const app = securedMount();
+    const refused = await app.inject('/admin/legacy/stats');
+    expect([refused.statusCode, refused.body]).not.toEqual([200, 'legacy']);
+    expect(refused.statusCode).toBe(401);
+    const allowed = await app.inject({ url: '/admin/legacy/stats', headers: { 'x-api-key': 'key-1' } });
+    expect([allowed.statusCode, allowed.body]).toEqual([200, 'legacy']);
+  });
+
+  it('the Router\'s rate limit counts the mounted app\'s requests', async () => {
+    const app = securedMount();
+    const headers = { 'x-api-key': 'key-1' };
+    expect((await app.inject({ url: '/admin/legacy/a', headers })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/admin/legacy/b', headers })).statusCode).toBe(429);
   });
 });

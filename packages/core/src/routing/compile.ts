@@ -213,14 +213,16 @@ function compileMount(listener: NodeListener, scope: Scope, options: CompileOpti
   const forward = forwardTo(listener, prefix);
   const source = `Group '${prefix}' (mounted app)`;
   const declaration = new Routes({ path: `${prefix === '/' ? '' : prefix}/{path:path}`, methods: ALL_METHODS, excludeFromSchema: true });
+  // Its containers' options apply as to any route of theirs: security for enforceSecurity, rateLimit, middleware, tags.
+  const spec = routeSpec(declaration.options, source, declaration.methods, scope.inherited, declaration);
   return finish({
     declaration,
-    spec: routeSpec({ ...declaration.options, methods: declaration.methods }, source),
+    spec,
     rawPath: declaration.path,
     path: compilePath(declaration.path, source),
-    tags: scope.inherited.tags ?? NO_TAGS,
+    tags: spec.tags ?? NO_TAGS,
     excludeFromSchema: true,
-    middleware: scope.inherited.middleware ?? NO_MIDDLEWARE,
+    middleware: spec.middleware ?? NO_MIDDLEWARE,
     handler: unreachable,
     internal: options.internal === true,
     source,
