@@ -9,11 +9,10 @@
  * Every wait is bounded generously and none is a speed check: on a 2-core machine busy with other
  * work, starting the ts-node workers alone can take tens of seconds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../../test-support/source-process';
+import { startFromSources, waitForOutput } from '../../test-support/source-process';
 import { connect, type ClientSocket } from '../../test-support/ws-client';
 
 const redisUrl = process.env.REDIS_TEST_URL;
@@ -44,26 +43,16 @@ const serverPids: number[] = [];
 
 /** Starts `main.ts` and waits until `servers` processes listen (the primary's lines, or the single process's). */
 async function startChat(env: Record<string, string>, servers: number): Promise<Running> {
-  const child = spawn(process.execPath, [...SOURCE_EXEC_ARGV, join(__dirname, 'main.ts')], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...SOURCE_ENV, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', WORKERS: '', CHAT_SECRET: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the chat exited at startup:\n${output}`);
+  const chat = startFromSources(join(__dirname, 'main.ts'), { PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', WORKERS: '', CHAT_SECRET: '', ...env });
+  children.push(chat.child);
+  return waitForOutput(chat, (output) => {
     const workers = [...output.matchAll(/worker (\d+) listening on 127\.0\.0\.1:(\d+)/g)].map((m) => ({ pid: Number(m[1]), port: Number(m[2]) }));
     serverPids.push(...workers.map((w) => w.pid).filter((pid) => !serverPids.includes(pid)));
-    if (servers > 1 && workers.length >= servers) return { process: child, output: () => output, port: workers[0].port, servers: workers.map((w) => w.pid) };
+    if (servers > 1 && workers.length >= servers) return { process: chat.child, output: chat.output, port: workers[0].port, servers: workers.map((w) => w.pid) };
     const single = /Chat on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-    if (servers === 1 && single) return { process: child, output: () => output, port: Number(single[1]), servers: [child.pid as number] };
-    await sleep(50);
-  }
-  throw new Error(`${servers} server process(es) did not start within ${START_TIMEOUT_MS} ms:\n${output}`);
+    if (servers === 1 && single) return { process: chat.child, output: chat.output, port: Number(single[1]), servers: [chat.child.pid as number] };
+    return undefined;
+  }, START_TIMEOUT_MS, `${servers} chat server process(es) listening`);
 }
 
 /** SIGTERM, then the exit code (rejects when it did not exit within PATIENCE_MS). */

@@ -5,12 +5,12 @@
  * they cannot. The Redis half needs REDIS_TEST_URL (.ci/run starts redis-server) and is skipped,
  * with a printed reason, without it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../../test-support/source-process';
+import { startFromSources, waitForOutput } from '../../test-support/source-process';
 
 jest.setTimeout(90_000);
 
@@ -51,23 +51,13 @@ interface RunningCluster {
 const started: ChildProcess[] = [];
 
 async function startCluster(env: Record<string, string>): Promise<RunningCluster> {
-  const primary = spawn(process.execPath, [...SOURCE_EXEC_ARGV, join(__dirname, 'main.ts')], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...SOURCE_ENV, WORKERS: '2', PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(primary);
-  let output = '';
-  primary.stdout?.on('data', (chunk: Buffer) => (output += chunk));
-  primary.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (primary.exitCode !== null) throw new Error(`the cluster exited at startup:\n${output}`);
-    const ports = [...output.matchAll(/worker \d+ listening on 127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
-    if (ports.length >= 2) return { primary, port: ports[0], output: () => output };
-    await sleep(50);
-  }
-  throw new Error(`two workers did not start within ${START_TIMEOUT_MS} ms:\n${output}`);
+  const cluster = startFromSources(join(__dirname, 'main.ts'), { WORKERS: '2', PORT: '0', HOST: '127.0.0.1', REDIS_URL: '', ...env });
+  started.push(cluster.child);
+  const ports = await waitForOutput(cluster, (output) => {
+    const listening = [...output.matchAll(/worker \d+ listening on 127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
+    return listening.length >= 2 ? listening : undefined;
+  }, START_TIMEOUT_MS, 'two workers listening');
+  return { primary: cluster.child, port: ports[0], output: cluster.output };
 }
 
 /** SIGTERM, then waits for the primary (and so its workers) to exit. */

@@ -4,12 +4,12 @@
  * request answered in full, readiness 503 first, then refused connections, no process left);
  * a worker killed outright must be replaced.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT_DIR, SOURCE_ENV, SOURCE_EXEC_ARGV } from '../../test-support/source-process';
+import { ROOT_DIR, startFromSources } from '../../test-support/source-process';
 import { restartDelay } from './primary';
 import { readSettings } from './settings';
 
@@ -127,23 +127,16 @@ const started: RunningCluster[] = [];
 const workerPids = new Set<number>();
 
 async function startCluster(env: Record<string, string> = {}): Promise<RunningCluster> {
-  const primary = spawn(process.execPath, [...SOURCE_EXEC_ARGV, join(__dirname, 'main.ts')], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...SOURCE_ENV, WORKERS: '2', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  primary.stdout?.on('data', (chunk: Buffer) => (output += chunk));
-  primary.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+  const { child: primary, output } = startFromSources(join(__dirname, 'main.ts'), { WORKERS: '2', PORT: '0', HOST: '127.0.0.1', ...env });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     primary.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const cluster: RunningCluster = { primary, port: 0, output: () => output, exited };
+  const cluster: RunningCluster = { primary, port: 0, output, exited };
   started.push(cluster);
 
-  const ports = await until(() => `two workers listening; the cluster said:\n${output}`, START_TIMEOUT_MS, async () => {
-    if (primary.exitCode !== null) throw new Error(`the cluster exited at startup:\n${output}`);
-    const listening = [...output.matchAll(/worker \d+ listening on 127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
+  const ports = await until(() => `two workers listening; the cluster said:\n${output()}`, START_TIMEOUT_MS, async () => {
+    if (primary.exitCode !== null) throw new Error(`the cluster exited at startup:\n${output()}`);
+    const listening = [...output().matchAll(/worker \d+ listening on 127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
     return listening.length >= 2 ? listening : undefined;
   });
   expect(new Set(ports).size).toBe(1);
