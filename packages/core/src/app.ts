@@ -84,10 +84,7 @@ export class TernApp extends RouteDeclarer {
    * (first added is outermost). `req.route` tells it which route matched, if any.
    */
   addMiddleware(middleware: Middleware): this {
-    this.beforeDeclare('add middleware');
-    if (typeof middleware !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'addMiddleware expects an async (req, res, next) function.');
-    this.parts.appMiddleware.push(middleware);
-    return this;
+    return this.collect(this.parts.appMiddleware, middleware, 'add middleware', 'addMiddleware expects an async (req, res, next) function.');
   }
 
   /**
@@ -105,9 +102,7 @@ export class TernApp extends RouteDeclarer {
 
   /** Adds a source of declarations compiled in `ready()` (used by controllers and the file router). */
   addRouteProvider(provider: RouteProvider): this {
-    this.beforeDeclare('add a route provider');
-    this.providers.push(provider);
-    return this;
+    return this.collect(this.providers, provider, 'add a route provider');
   }
 
   /**
@@ -161,10 +156,7 @@ export class TernApp extends RouteDeclarer {
    * await app.listen({ port: 3000 }); // rejects with "onStartup hook 'migrate' failed: …"
    */
   onStartup(hook: StartupHook): this {
-    this.beforeDeclare('add a startup hook');
-    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onStartup expects an async () => {} function.');
-    this.parts.startupHooks.push(hook);
-    return this;
+    return this.collect(this.parts.startupHooks, hook, 'add a startup hook', 'onStartup expects an async () => {} function.');
   }
 
   /**
@@ -177,8 +169,14 @@ export class TernApp extends RouteDeclarer {
    * });
    */
   onReady(hook: (routes: readonly RouteInfo[]) => void): this {
-    this.beforeDeclare('add a ready hook');
-    this.parts.readyHooks.push(hook);
+    return this.collect(this.parts.readyHooks, hook, 'add a ready hook');
+  }
+
+  /** Adds `item` to `list` before `ready()` (`doing` names the call if it is too late); with `expects`, `item` must be a function. */
+  private collect<T>(list: T[], item: T, doing: string, expects?: string): this {
+    this.beforeDeclare(doing);
+    if (expects !== undefined && typeof item !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', expects);
+    list.push(item);
     return this;
   }
 
@@ -297,10 +295,7 @@ export class TernApp extends RouteDeclarer {
    * });
    */
   onResponse(hook: ResponseHook): this {
-    this.beforeDeclare('add a response hook');
-    if (typeof hook !== 'function') throw new TernTypeError('TERN_INVALID_HANDLER', 'onResponse expects a (req, res, info) function.');
-    this.parts.responseHooks.push(hook);
-    return this;
+    return this.collect(this.parts.responseHooks, hook, 'add a response hook', 'onResponse expects a (req, res, info) function.');
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Convertor, registerUrlConvertor, TernApp, TernError } from '@tern/core';
-import { getConvertor } from '../src/converters/registry';
+import { convertorForPath } from '../src/converters/registry';
 
 /** The pattern of the hardening report: 29 characters ending in `!` held the event loop 4.8 s. */
 const CATASTROPHIC = '([a-z0-9]+-?)+';
@@ -92,7 +92,7 @@ describe('ordinary patterns', () => {
   });
 
   it.each(builtIns)("a custom converter reusing the built-in %s's regex registers", (name) => {
-    const regex = getConvertor(name)?.regex as string;
+    const regex = convertorForPath(name, 'test')?.regex as string;
     expect(() => registerUrlConvertor(`like_${name}`, new PatternConvertor(regex))).not.toThrow();
   });
 
@@ -118,7 +118,7 @@ describe('a converter whose regex is changed after registration', () => {
   });
 
   it('fails ready() for a built-in too', async () => {
-    const int = getConvertor('int') as Convertor<unknown>;
+    const int = convertorForPath('int', 'test') as Convertor<unknown>;
     const original = int.regex;
     int.regex = '([0-9]+)+';
     try {

@@ -4,7 +4,7 @@
  * which types `image/*` admits, and how many header lines a part may have.
  */
 import { Controller, Post, TernApp } from '@tern/core';
-import { UploadedFiles } from '../src/controllers/decorators/uploaded-files';
+import { UploadedFiles } from '../src/controllers/decorators/params';
 import type { MultipartFile } from '../src/http/multipart';
 import { connect } from 'node:net';
 import { MAX_PART_HEADER_LINES } from '../src/http/multipart-heads';

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { IsOptional, IsString } from 'class-validator';
 import { Body, Controller, MakeConfig, Post, TernApp } from '@tern/core';
-import { UploadedFile } from '../src/controllers/decorators/uploaded-file';
-import { UploadedFiles } from '../src/controllers/decorators/uploaded-files';
+import { UploadedFile, UploadedFiles } from '../src/controllers/decorators/params';
 import type { MultipartFile } from '../src/http/multipart';
 
 class Meta {

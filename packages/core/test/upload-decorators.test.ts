@@ -2,8 +2,7 @@ import { validate } from '@readme/openapi-parser';
 import { IsInt, IsString } from 'class-validator';
 import { Type } from 'class-transformer';
 import { Body, Controller, Post, TernApp, buildOpenAPIDocument } from '@tern/core';
-import { UploadedFile } from '../src/controllers/decorators/uploaded-file';
-import { UploadedFiles } from '../src/controllers/decorators/uploaded-files';
+import { UploadedFile, UploadedFiles } from '../src/controllers/decorators/params';
 import type { MultipartFile } from '../src/http/multipart';
 import { multipartBody, multipartHeaders, type PartSpec } from '../../../test-support/multipart';
 

@@ -30,7 +30,6 @@ import {
 } from './metadata';
 import { compileParam, ParamFailure, type CompiledParam } from './params';
 import type { ModelCompiler } from '../validation/model-compiler';
-import { forbidsUnknownProperties } from '../validation/unknown-properties';
 import { routeConsumes, routeMultipartOptions } from './uploads';
 import { modelName } from '../validation/standard-schema';
 
@@ -279,7 +278,7 @@ function buildRoute(input: RouteInput): AnyRoutes {
     path: fullPath,
     pathParams: new Set(names),
     typesKnown: input.typesKnown,
-    forbidUnknownProperties: forbidsUnknownProperties(forbidUnknownProperties, input.scan.forbidUnknownProperties),
+    forbidUnknownProperties: (forbidUnknownProperties ?? input.scan.forbidUnknownProperties) === true,
     checkModel: input.scan.checkModel,
     compiler: input.scan.modelCompiler,
   };

@@ -105,14 +105,6 @@ export function hasUrlConvertor(name: string): boolean {
 }
 
 /**
- * The converter registered under `name`, or undefined, unchecked. Not exported from the package;
- * paths bind theirs through `convertorForPath`, which checks a reassigned `regex` again.
- */
-export function getConvertor(name: string): Convertor | undefined {
-  return registry.get(name);
-}
-
-/**
  * Maps a converter name to the TypeScript type it yields, so path literals type their params.
  * Extend it for custom converters with declaration merging:
  *

@@ -7,6 +7,7 @@ import { TernTypeError } from '../errors';
 import { requestError } from '../errors/request-error';
 import { writeFileRange } from './file-writer';
 import { containment, sameFile, type Containment } from './inside-root';
+import { onFirstUse } from './on-first-use';
 import type { StreamBody } from './stream-body';
 
 /**
@@ -355,10 +356,6 @@ class Recorder {
   }
 }
 
-let sendModule: typeof sendType | undefined;
-
 /** send (with mime-db, ~25 ms to load) is loaded by the first file served, not with Tern. */
-function loadSend(): typeof sendType {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (sendModule ??= require('send') as typeof sendType);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadSend = onFirstUse(() => require('send') as typeof sendType);

@@ -1,19 +1,16 @@
 import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 import { MAX_PROXY_HOPS, validHost, validProtocol, type ProxyView, type TrustFunction } from './proxy';
+import { onFirstUse } from './on-first-use';
 
 /** One element of `Forwarded`: what one proxy wrote, parameter names lower-cased. */
 type ForwardedElement = Readonly<Record<string, string>>;
 
 type ParseForwarded = (header: string) => ForwardedElement[];
 
-let parseForwarded: ParseForwarded | undefined;
-
 /** forwarded-parse is loaded by the first app that reads `Forwarded`; others never pay for it. */
-function loadParser(): ParseForwarded {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (parseForwarded ??= require('forwarded-parse') as ParseForwarded);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadParser = onFirstUse(() => require('forwarded-parse') as ParseForwarded);
 
 /**
  * The elements of the header, or undefined when it does not parse. Longer than Node accepts for

@@ -7,6 +7,8 @@
  * It finds boundaries with streamsearch (busboy's own search), keeps at most one header block
  * (16 KiB, busboy's bound) and one small record per part: linear in the body, bounded in memory.
  */
+import { onFirstUse } from './on-first-use';
+
 /** streamsearch's one class (it ships no types): calls back with the data between matches. */
 interface StreamSearch {
   push(chunk: Buffer): number;
@@ -129,10 +131,6 @@ export class PartHeadScanner {
   }
 }
 
-let streamSearch: StreamSearchClass | undefined;
-
 /** streamsearch (busboy's dependency) is loaded with the first multipart body, like busboy. */
-function loadStreamSearch(): StreamSearchClass {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (streamSearch ??= require('streamsearch') as StreamSearchClass);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadStreamSearch = onFirstUse(() => require('streamsearch') as StreamSearchClass);

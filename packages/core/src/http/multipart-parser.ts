@@ -14,6 +14,7 @@ import { uploadFileName } from './file-name';
 import { assertMediaType } from './media-type';
 import { boundaryOf, MAX_PART_HEADER_LINES, PartHeadScanner } from './multipart-heads';
 import { multipartLimit, type ResolvedLimits } from './multipart-limits';
+import { onFirstUse } from './on-first-use';
 
 /** A file part as it starts: its contents arrive on `stream`. */
 export interface FilePartStart {
@@ -168,10 +169,6 @@ function withClose(err: HTTPException, req: IncomingMessage): HTTPException {
 
 function ignore(): void {}
 
-let busboyModule: typeof busboy | undefined;
-
 /** busboy is loaded by the first multipart body, not with Tern: most apps never read one. */
-function loadBusboy(): typeof busboy {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (busboyModule ??= require('busboy') as typeof busboy);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadBusboy = onFirstUse(() => require('busboy') as typeof busboy);

@@ -47,20 +47,19 @@ export function pageHeaders(options: PageHeadersOptions | false | undefined): He
   }
   const headers: Record<string, string> = {};
   if (nosniff) headers['x-content-type-options'] = 'nosniff';
-  if (ancestors !== false) Object.assign(headers, frameHeaders(ancestors));
+  if (ancestors !== false) Object.assign(headers, { 'content-security-policy': `frame-ancestors ${ancestors.join(' ')}` }, frameOptions(ancestors));
   return Object.keys(headers).length === 0 ? undefined : Object.freeze(headers);
 }
 
 /**
- * CSP `frame-ancestors`, and `X-Frame-Options` for browsers that predate it (current ones ignore
- * it when the policy has `frame-ancestors`). That header can only say DENY or SAMEORIGIN: a list
- * naming other origins gets none, since DENY would contradict it in the browsers that read it.
+ * `X-Frame-Options` for browsers that predate CSP `frame-ancestors` (current ones ignore it when
+ * the policy has `frame-ancestors`). It can only say DENY or SAMEORIGIN: a list naming other
+ * origins gets none, since DENY would contradict it in the browsers that read it.
  */
-function frameHeaders(frameAncestors: readonly string[]): HeaderSet {
-  const policy = { 'content-security-policy': `frame-ancestors ${frameAncestors.join(' ')}` };
-  if (frameAncestors.length === 1 && frameAncestors[0] === "'none'") return { ...policy, 'x-frame-options': 'DENY' };
-  if (frameAncestors.length === 1 && frameAncestors[0] === "'self'") return { ...policy, 'x-frame-options': 'SAMEORIGIN' };
-  return policy;
+export function frameOptions(frameAncestors: readonly string[]): HeaderSet {
+  if (frameAncestors.length === 1 && frameAncestors[0] === "'none'") return { 'x-frame-options': 'DENY' };
+  if (frameAncestors.length === 1 && frameAncestors[0] === "'self'") return { 'x-frame-options': 'SAMEORIGIN' };
+  return {};
 }
 
 /** Adds the headers an HTML response lacks: one the app set itself (its own CSP) is kept as it is. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP, isIPv6 } from 'node:net';
 import { TernTypeError } from '../errors';
+import { onFirstUse } from './on-first-use';
 
 /**
  * Which peers may tell Tern who the client is (`X-Forwarded-For`, `-Proto`, `-Host`, or
@@ -109,13 +110,9 @@ export const MAX_PROXY_HOPS = 32;
  */
 export const MAX_FORWARDED_FOR_BYTES = 4096;
 
-let proxyAddr: ProxyAddr | undefined;
-
 /** proxy-addr is loaded by the first app that trusts proxies; others never pay for it. */
-function loadProxyAddr(): ProxyAddr {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (proxyAddr ??= require('proxy-addr') as ProxyAddr);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadProxyAddr = onFirstUse(() => require('proxy-addr') as ProxyAddr);
 
 /** Compiles the option once, at construction; undefined when no proxy is trusted. */
 export function compileTrustProxy(option: TrustProxy | undefined): TrustFunction | undefined {

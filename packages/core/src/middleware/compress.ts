@@ -4,6 +4,7 @@ import type * as Zlib from 'node:zlib';
 import { TernError } from '../errors/tern-error';
 import type { TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
+import { onFirstUse } from '../http/on-first-use';
 import type { StreamBody } from '../http/stream-body';
 import type { Middleware } from '../routing/types';
 import { negotiateEncoding, type ContentCoding } from './accept-encoding';
@@ -47,12 +48,9 @@ const SYNC_LIMIT = 64 * 1024;
 const BROTLI_QUALITY = 4;
 
 // node:zlib is loaded by the first response compressed, not by every app that loads Tern.
-let zlibModule: typeof Zlib | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zlib = onFirstUse(() => require('node:zlib') as typeof Zlib);
 let asyncCoders: { gzip: (input: Buffer, options: Zlib.ZlibOptions) => Promise<Buffer>; br: (input: Buffer, options: Zlib.BrotliOptions) => Promise<Buffer> } | undefined;
-function zlib(): typeof Zlib {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (zlibModule ??= require('node:zlib') as typeof Zlib);
-}
 function coders() {
   return (asyncCoders ??= { gzip: promisify(zlib().gzip), br: promisify(zlib().brotliCompress) });
 }

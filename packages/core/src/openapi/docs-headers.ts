@@ -1,4 +1,5 @@
 import type { OpenAPIConfig } from './config';
+import { frameOptions, type HeaderSet } from '../http/page-headers';
 
 /**
  * The security headers of Tern's docs responses, made once in `app.ready()`. Browsers render
@@ -6,9 +7,6 @@ import type { OpenAPIConfig } from './config';
  * document, a compromised asset, or a page framing it) would act as the app: the policy keeps
  * the page to the app's own files and the APIs the document describes.
  */
-
-/** Header name → value, set on a response as they are. */
-export type HeaderSet = Readonly<Record<string, string>>;
 
 /** What each kind of docs response carries. */
 export interface DocsHeaders {
@@ -21,13 +19,13 @@ export interface DocsHeaders {
 }
 
 /** Every docs response: a browser must not guess a script or a page out of a mislabelled body. */
-const NOSNIFF: HeaderSet = { 'X-Content-Type-Options': 'nosniff' };
+const NOSNIFF: HeaderSet = { 'x-content-type-options': 'nosniff' };
 
 export function docsHeaders(config: OpenAPIConfig): DocsHeaders {
-  const frame = frameHeaders(config.docsFrameAncestors);
+  const frame = frameOptions(config.docsFrameAncestors);
   const replaced = config.docsContentSecurityPolicy;
   const policy = (built: string): HeaderSet =>
-    replaced === false ? {} : { 'Content-Security-Policy': replaced ?? built };
+    replaced === false ? {} : { 'content-security-policy': replaced ?? built };
   return {
     page: { ...NOSNIFF, ...frame, ...policy(swaggerUiPolicy(config)) },
     redirectPage: { ...NOSNIFF, ...frame, ...policy(redirectPagePolicy(config.docsFrameAncestors)) },
@@ -77,17 +75,6 @@ function swaggerUiPolicy(config: OpenAPIConfig): string {
 /** The redirect page only runs swagger-ui-dist's `oauth2-redirect.js`, a file of the app. */
 function redirectPagePolicy(frameAncestors: readonly string[]): string {
   return ["default-src 'none'", "script-src 'self'", "form-action 'none'", "base-uri 'none'", `frame-ancestors ${frameAncestors.join(' ')}`].join('; ');
-}
-
-/**
- * `X-Frame-Options` for browsers that predate `frame-ancestors` (current ones ignore it when
- * the policy has `frame-ancestors`). It can only say DENY or SAMEORIGIN: a list naming other
- * origins gets none, since DENY would contradict it in the browsers that read it.
- */
-function frameHeaders(frameAncestors: readonly string[]): HeaderSet {
-  if (frameAncestors.length === 1 && frameAncestors[0] === "'none'") return { 'X-Frame-Options': 'DENY' };
-  if (frameAncestors.length === 1 && frameAncestors[0] === "'self'") return { 'X-Frame-Options': 'SAMEORIGIN' };
-  return {};
 }
 
 /**

@@ -2,6 +2,7 @@
 import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto } from '../http/node-crypto';
+import { onFirstUse } from '../http/on-first-use';
 import { DOCS_CONFIG_ELEMENT_ID, docsInitDigest, DOCS_INIT_FILE, DOCS_INIT_SCRIPT } from './docs-init-script';
 
 /**
@@ -39,13 +40,9 @@ function swaggerUiDir(): string {
   return getAbsoluteFSPath();
 }
 
-let version: string | undefined;
-
 /** swagger-ui-dist's version, appended to asset URLs so browsers refetch after an upgrade. */
-export function swaggerUiVersion(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (version ??= String((require('swagger-ui-dist/package.json') as { version: string }).version));
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const swaggerUiVersion = onFirstUse(() => String((require('swagger-ui-dist/package.json') as { version: string }).version));
 
 /** Tern's own start-up script, served beside swagger-ui-dist's files; made on its first request. */
 let initAsset: Promise<Asset> | undefined;

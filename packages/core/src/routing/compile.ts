@@ -155,9 +155,6 @@ function compileRoute(route: AnyRoutes, scope: Scope, options: CompileOptions, p
   }
   const middleware = o.middleware ?? NO_MIDDLEWARE;
   const forbidNonWhitelisted = (o.forbidUnknownProperties ?? options.forbidUnknownProperties) === true;
-  for (const m of middleware) {
-    if (typeof m !== 'function') throw new TernError('TERN_INVALID_MIDDLEWARE', `Route ${source}: middleware must be functions.`);
-  }
   return finish({
     declaration: route,
     spec: o,

@@ -214,7 +214,7 @@ function anchored(source: string): RegExp {
   return re;
 }
 
-function escapeRegex(text: string): string {
+export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

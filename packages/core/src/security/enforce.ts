@@ -9,6 +9,7 @@ import type { TernRequest } from '../http/request';
 import type { MatchedRoute } from '../http/matched-route';
 import { markSecurityEnforced } from '../openapi/enforced';
 import type { Middleware } from '../routing/types';
+import { escapeRegex } from '../routing/path';
 import { jwtVerifierParts } from './jwt-verifier';
 
 /**
@@ -186,8 +187,7 @@ function kindOf(name: string, openapi: Record<string, unknown>): Kind {
 /** `Authorization: <word> <token68>`, the word in any case; challenges say it as registered (`Bearer` for bearer). */
 function tokenKind(scheme: string): { type: 'bearer'; word: string; pattern: RegExp } {
   const word = scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme;
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return { type: 'bearer', word, pattern: new RegExp(`^${escaped} +([A-Za-z0-9\\-._~+/]+=*) *$`, 'i') };
+  return { type: 'bearer', word, pattern: new RegExp(`^${escapeRegex(word)} +([A-Za-z0-9\\-._~+/]+=*) *$`, 'i') };
 }
 
 /** OAuth2 and OpenID Connect access tokens arrive as `Authorization: Bearer <token>`. */

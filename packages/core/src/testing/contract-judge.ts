@@ -8,6 +8,7 @@ import type { InjectResponse } from './inject';
 import type { ContractDocument, SchemaChecker } from './contract-schemas';
 import type { ContractRequest, Operation } from './contract-requests';
 import { answerProblem } from './contract-response';
+import { isJsonType } from '../http/media-type';
 
 /** The options of `checkContract` the judge reads. */
 export interface JudgeOptions {
@@ -64,7 +65,7 @@ function untypedJson(operation: Operation, status: number, contentType: string |
   const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => documented[k] !== undefined);
   const content = key === undefined ? undefined : documented[key].content;
   const type = contentType?.split(';')[0].trim().toLowerCase();
-  return (!content || Object.keys(content).length === 0) && type !== undefined && (type === 'application/json' || type.endsWith('+json'));
+  return (!content || Object.keys(content).length === 0) && type !== undefined && isJsonType(type);
 }
 
 /** The `code` of a problem answer (`TERN_*` when Tern answered), if the body is one. */

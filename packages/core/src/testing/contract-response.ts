@@ -5,6 +5,7 @@
  */
 import type { Operation } from './contract-requests';
 import { SchemaChecker, type ContractDocument } from './contract-schemas';
+import { isJsonType } from '../http/media-type';
 
 /**
  * An answer as a client received it: what `checkResponse` judges.
@@ -57,7 +58,7 @@ export function answerProblem(operation: Pick<Operation, 'responses'>, answer: C
   const match = mediaType === undefined ? undefined : Object.keys(content).find((documentedType) => mediaMatches(documentedType, mediaType));
   if (match === undefined) return `answered ${status} as ${type ?? 'no content type'}, which documents ${Object.keys(content).join(', ')}`;
   const schema = content[match].schema;
-  if (!schema || !isJson(mediaType as string)) return undefined;
+  if (!schema || !isJsonType(mediaType as string)) return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -74,10 +75,6 @@ function mediaMatches(documented: string, actual: string): boolean {
   const [type, subtype] = documented.split(';')[0].trim().toLowerCase().split('/');
   const [actualType, actualSubtype] = actual.split('/');
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
-}
-
-function isJson(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
 const checkers = new WeakMap<object, SchemaChecker>();

@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { inject as LightInject, InjectOptions as LightInjectOptions } from 'light-my-request';
 import type { UntypedJson } from '../http/request';
-
-let lightInject: typeof LightInject | undefined;
+import { onFirstUse } from '../http/on-first-use';
 
 /** light-my-request is only needed by tests: servers in production never pay to load it. */
-function loadInject(): typeof LightInject {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (lightInject ??= (require('light-my-request') as { inject: typeof LightInject }).inject);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadInject = onFirstUse(() => (require('light-my-request') as { inject: typeof LightInject }).inject);
 
 /** A request made by `app.inject()`. */
 export interface InjectOptions {

@@ -6,8 +6,6 @@ export { Deprecated, Tags, Summary, Description, OperationId, ApiResponse, Exclu
 export { UseMiddleware } from './middleware';
 export { WebSocket } from './websocket';
 export { applyDecorators } from './apply-decorators';
-export { Param, Query, Body, Header, Cookie, Req, Res, User } from './params';
+export { Param, Query, Body, Header, Cookie, Req, Res, User, UploadedFile, UploadedFiles } from './params';
 export type { NamedParamType } from './params';
-export { UploadedFile } from './uploaded-file';
-export { UploadedFiles } from './uploaded-files';
 export type { ClassOrMethodDecorator, RouteMethodDecorator } from './targets';

@@ -1,9 +1,9 @@
-import { paramList, type ParamMeta, type ParamSource } from '../metadata';
+import { paramList, type ParamMeta, type ParamSource, type UploadedFileOptions } from '../metadata';
 import { misuse } from './targets';
 import { describeStandardSchema, isStandardSchema, type StandardSchemaV1 } from '../../validation/standard-schema';
 
-/** Records one parameter decorator (shared by the parameter decorator files). */
-export function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload' | 'type'> = {}): ParameterDecorator {
+/** Records one parameter decorator. */
+function parameter(source: ParamSource, label: string, extra: Pick<ParamMeta, 'name' | 'model' | 'upload' | 'type'> = {}): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) {
       throw misuse(`${label} on a constructor parameter of ${(target as Function).name}: parameter decorators belong on route methods. Pass dependencies to registerControllers as a built instance instead.`);
@@ -13,8 +13,8 @@ export function parameter(source: ParamSource, label: string, extra: Pick<ParamM
   };
 }
 
-function requireName(label: string, name: unknown): string {
-  if (typeof name !== 'string' || name === '') throw misuse(`${label}(name) expects the name as a non-empty string.`);
+function requireName(label: string, name: unknown, what = 'the name'): string {
+  if (typeof name !== 'string' || name === '') throw misuse(`${label}(name) expects ${what} as a non-empty string.`);
   return name;
 }
 
@@ -124,4 +124,54 @@ export function Res(): ParameterDecorator {
 /** `req.user`, as set by authentication middleware (or `enforceSecurity`). */
 export function User(): ParameterDecorator {
   return parameter('user', '@User()');
+}
+
+/**
+ * One file of a `multipart/form-data` request, from the form field `name`, as a `MultipartFile`
+ * (`fieldName`, `filename`, `mimeType`, `size`, `buffer`) held in memory. The route then
+ * consumes multipart bodies (another Content-Type is a 415) and its OpenAPI request body lists
+ * the file as `format: binary`. A missing file is a 422 (unless `required: false`), two files
+ * in the field a 422, a file over `maxSize` a 413, a type outside `mimeTypes` a 415 naming the
+ * accepted types. `mimeType` is what the client declared, not sniffed from the bytes.
+ *
+ * @example
+ * @Post('/avatar')
+ * async upload(@UploadedFile('avatar', { maxSize: 1024 * 1024, mimeTypes: ['image/png', 'image/jpeg'] }) avatar: MultipartFile) {
+ *   return { size: avatar.size, type: avatar.mimeType };
+ * }
+ */
+export function UploadedFile(name: string, options?: UploadedFileOptions): ParameterDecorator {
+  const label = `@UploadedFile('${requireName('@UploadedFile', name, 'the form field name')}')`;
+  return parameter('file', label, { name, upload: checkUploadOptions(label, options, true) });
+}
+
+/**
+ * The files of a `multipart/form-data` request as a list of `MultipartFile`: those of the form
+ * field `name`, or every file when no name is given (an empty list when there are none).
+ * `maxSize` and `mimeTypes` apply to each file, with the answers of {@link UploadedFile}.
+ *
+ * @example
+ * @Post('/gallery')
+ * async add(@UploadedFiles('photos', { mimeTypes: ['image/*'] }) photos: MultipartFile[], @Body() meta: GalleryDto) {
+ *   return { count: photos.length, title: meta.title };
+ * }
+ */
+export function UploadedFiles(name?: string, options?: UploadedFileOptions): ParameterDecorator {
+  const label = name === undefined ? '@UploadedFiles()' : `@UploadedFiles('${requireName('@UploadedFiles', name, 'the form field name')}')`;
+  return parameter('files', label, { name, upload: checkUploadOptions(label, options, false) });
+}
+
+const MEDIA_RANGE = /^[a-z0-9!#$&^_.+-]+\/(?:\*|[a-z0-9!#$&^_.+-]+)$/i;
+
+/** Checks upload options when the class is defined; returns a copy with media types lowercased. */
+function checkUploadOptions(label: string, options: UploadedFileOptions | undefined, single: boolean): UploadedFileOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) throw misuse(`${label}: options must be an object ({ maxSize, mimeTypes${single ? ', required' : ''} }).`);
+  const { maxSize, mimeTypes, required } = options;
+  if (maxSize !== undefined && (!Number.isInteger(maxSize) || maxSize <= 0)) throw misuse(`${label}: maxSize must be a positive whole number of bytes.`);
+  if (mimeTypes !== undefined && (!Array.isArray(mimeTypes) || mimeTypes.length === 0 || !mimeTypes.every((t) => typeof t === 'string' && MEDIA_RANGE.test(t)))) {
+    throw misuse(`${label}: mimeTypes must be a non-empty list of media types such as 'image/png' or 'image/*'.`);
+  }
+  if (required !== undefined && (!single || typeof required !== 'boolean')) throw misuse(`${label}: required is a boolean option of @UploadedFile.`);
+  return { maxSize, mimeTypes: mimeTypes?.map((t) => t.toLowerCase()), required };
 }
