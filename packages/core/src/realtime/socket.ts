@@ -30,10 +30,11 @@ export class LiveSocket implements TernSocket {
   ) {}
 
   send(data: unknown): void {
-    if (typeof data === 'string' || Buffer.isBuffer(data)) return this.sendFrame(data);
-    const text = JSON.stringify(data);
+    if (Buffer.isBuffer(data)) return this.sendFrame(data);
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
     if (text === undefined) throw new TernTypeError('TERN_INVALID_ARGUMENT', `socket.send() cannot send ${typeof data} (a string, a Buffer or a JSON value).`);
-    this.sendFrame(text);
+    // Encoded here: a frame of bytes takes the socket's buffers-only write, where ws would queue the string beside its header.
+    this.sendFrame(Buffer.from(text, 'utf8'), AS_TEXT);
   }
 
   /**
