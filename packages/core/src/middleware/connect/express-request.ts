@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import { TernIncomingMessage } from '../../http/node-messages';
+import { onFirstUse } from '../../http/on-first-use';
 import { TernRequest } from '../../http/request';
 
 /** Where a decorated Node request keeps its link to Tern's view of it. */
@@ -116,14 +117,8 @@ function header(this: ExpressRequest, name: string): string | string[] | undefin
   return this.headers[lower];
 }
 
-let installed = false;
-
 /** Puts the additions on the prototype of the requests Tern's own server creates: once, the first time `fromConnect` is called. */
-export function installExpressAdditions(): void {
-  if (installed) return;
-  installed = true;
-  Object.defineProperties(TernIncomingMessage.prototype, additions);
-}
+export const installExpressAdditions = onFirstUse(() => Object.defineProperties(TernIncomingMessage.prototype, additions));
 
 /**
  * Links Tern's Node request (once per request) to the Tern request, which stays the source of

@@ -184,14 +184,8 @@ const additions: PropertyDescriptorMap = {
   },
 };
 
-let installed = false;
-
 /** Puts the additions on the prototype of the responses Tern's own server creates: once, the first time `fromConnect` is called. */
-export function installExpressResponseAdditions(): void {
-  if (installed) return;
-  installed = true;
-  Object.defineProperties(TernServerResponse.prototype, additions);
-}
+export const installExpressResponseAdditions = onFirstUse(() => Object.defineProperties(TernServerResponse.prototype, additions));
 
 /**
  * Links Tern's Node response (once per request) to the Tern response; one from elsewhere
