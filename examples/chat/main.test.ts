@@ -13,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { startFromSources, waitForOutput } from '../../test-support/source-process';
+import { within as waitWithin } from '../../test-support/within';
 import { connect, type ClientSocket } from '../../test-support/ws-client';
 
 const redisUrl = process.env.REDIS_TEST_URL;
@@ -76,17 +77,7 @@ afterAll(() => {
 });
 
 /** `promise`, or a rejection saying what did not happen within PATIENCE_MS. */
-async function within<T>(what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${PATIENCE_MS} ms`)), PATIENCE_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = <T>(what: string, promise: Promise<T>): Promise<T> => waitWithin(what, promise, PATIENCE_MS);
 
 /** The next frame of `client` equal to `expected`, skipping others (joins of other clients). */
 async function frameEqualTo(client: ClientSocket, expected: unknown, what: string): Promise<void> {

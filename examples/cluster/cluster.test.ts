@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT_DIR, startFromSources } from '../../test-support/source-process';
+import { within } from '../../test-support/within';
 import { restartDelay } from './primary';
 import { readSettings } from './settings';
 
@@ -156,16 +157,8 @@ async function answeringPids(port: number, count: number, excluding: number[] = 
   });
 }
 
-async function exitOf(cluster: RunningCluster): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the primary did not exit:\n${cluster.output()}`)), PATIENCE_MS);
-  });
-  try {
-    return await Promise.race([cluster.exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function exitOf(cluster: RunningCluster): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return within(() => `the primary's exit; it said:\n${cluster.output()}`, cluster.exited, PATIENCE_MS);
 }
 
 describe('cluster example', () => {
