@@ -23,6 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** Key servers a test starts for itself, closed after it whatever happened. */
+const ownKeyServers: LocalKeyServer[] = [];
+async function keyServer(keys: SigningKey[]): Promise<LocalKeyServer> {
+  const started = await startKeyServer(keys);
+  ownKeyServers.push(started);
+  return started;
+}
+afterEach(() => Promise.all(ownKeyServers.splice(0).map((keys) => keys.close())));
+
 function appWith(verifier: SecurityVerifier): TernApp {
   const app = new TernApp({ logger: false });
   app.openapiConfig.addSecurityScheme('bearerAuth', new HTTPBearer({ bearerFormat: 'JWT' }));
@@ -76,47 +85,35 @@ describe('jwtVerifier with a key server (jwksUri)', () => {
   });
 
   it('refuses alg none and HMAC tokens without asking the key server', async () => {
-    const keys = await startKeyServer([current]);
-    try {
-      const app = jwksApp({}, keys.url);
-      expect((await call(app, unsignedJwt({ iss: ISSUER, aud: AUDIENCE }))).statusCode).toBe(401);
-      expect((await call(app, signHs256(SECRET, { iss: ISSUER, aud: AUDIENCE }))).statusCode).toBe(401);
-      expect(keys.fetches).toBe(0);
-    } finally {
-      await keys.close();
-    }
+    const keys = await keyServer([current]);
+    const app = jwksApp({}, keys.url);
+    expect((await call(app, unsignedJwt({ iss: ISSUER, aud: AUDIENCE }))).statusCode).toBe(401);
+    expect((await call(app, signHs256(SECRET, { iss: ISSUER, aud: AUDIENCE }))).statusCode).toBe(401);
+    expect(keys.fetches).toBe(0);
   });
 
   it('keeps the key set: one fetch for many tokens, and a stream of unknown kids costs one more at most per cooldown', async () => {
-    const keys = await startKeyServer([current]);
-    try {
-      const app = jwksApp({}, keys.url);
-      for (let i = 0; i < 5; i++) expect((await call(app, good())).statusCode).toBe(200);
-      expect(keys.fetches).toBe(1);
-      // The first unknown kid right after a fetch is within the cooldown (30 s): no fetch at all.
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(app, good({}, { ...current, kid: `random-${i}` }))));
-      expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(401));
-      expect(keys.fetches).toBe(1);
-    } finally {
-      await keys.close();
-    }
+    const keys = await keyServer([current]);
+    const app = jwksApp({}, keys.url);
+    for (let i = 0; i < 5; i++) expect((await call(app, good())).statusCode).toBe(200);
+    expect(keys.fetches).toBe(1);
+    // The first unknown kid right after a fetch is within the cooldown (30 s): no fetch at all.
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(app, good({}, { ...current, kid: `random-${i}` }))));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(401));
+    expect(keys.fetches).toBe(1);
   });
 
   it('picks up a rotated key on an unknown kid, once the cooldown allows a fetch', async () => {
-    const keys = await startKeyServer([current]);
-    try {
-      const app = jwksApp({ keyServer: { cooldown: 0 } }, keys.url);
-      expect((await call(app, good())).statusCode).toBe(200);
-      const next = signingKey('key-2');
-      keys.keys = [current, next];
-      expect((await call(app, good({}, next))).statusCode).toBe(200);
-      expect(keys.fetches).toBe(2);
-      // Many requests for unknown kids at once share one fetch.
-      await Promise.all(Array.from({ length: 20 }, (_, i) => call(app, good({}, { ...next, kid: `x${i}` }))));
-      expect(keys.fetches).toBeLessThanOrEqual(3);
-    } finally {
-      await keys.close();
-    }
+    const keys = await keyServer([current]);
+    const app = jwksApp({ keyServer: { cooldown: 0 } }, keys.url);
+    expect((await call(app, good())).statusCode).toBe(200);
+    const next = signingKey('key-2');
+    keys.keys = [current, next];
+    expect((await call(app, good({}, next))).statusCode).toBe(200);
+    expect(keys.fetches).toBe(2);
+    // Many requests for unknown kids at once share one fetch.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => call(app, good({}, { ...next, kid: `x${i}` }))));
+    expect(keys.fetches).toBeLessThanOrEqual(3);
   });
 
   it('answers 503 with Retry-After, at once, when the key server is down and no keys were ever fetched', async () => {
@@ -159,34 +156,26 @@ describe('jwtVerifier with a key server (jwksUri)', () => {
   });
 
   it('answers 503 within its timeout when the key server hangs, and then does not wait again for a while', async () => {
-    const keys = await startKeyServer([current]);
+    const keys = await keyServer([current]);
     keys.mode = 'hang';
-    try {
-      const app = jwksApp({ keyServer: { timeout: 200 } }, keys.url);
-      const started = Date.now();
-      const res = await call(app, good());
-      expect(res.statusCode).toBe(503);
-      expect(Date.now() - started).toBeLessThan(10_000); // bounded by the timeout, never a hang
-      const again = await Promise.all(Array.from({ length: 10 }, () => call(app, good())));
-      expect(again.map((r) => r.statusCode)).toEqual(Array(10).fill(503));
-      expect(keys.fetches).toBe(1);
-    } finally {
-      await keys.close();
-    }
+    const app = jwksApp({ keyServer: { timeout: 200 } }, keys.url);
+    const started = Date.now();
+    const res = await call(app, good());
+    expect(res.statusCode).toBe(503);
+    expect(Date.now() - started).toBeLessThan(10_000); // bounded by the timeout, never a hang
+    const again = await Promise.all(Array.from({ length: 10 }, () => call(app, good())));
+    expect(again.map((r) => r.statusCode)).toEqual(Array(10).fill(503));
+    expect(keys.fetches).toBe(1);
   });
 
   it('keeps verifying with the keys it has when the key server goes down later', async () => {
-    const keys = await startKeyServer([current]);
-    try {
-      const app = jwksApp({ keyServer: { cacheMaxAge: 0, cooldown: 0 } }, keys.url);
-      expect((await call(app, good())).statusCode).toBe(200);
-      keys.mode = 'fail';
-      expect((await call(app, good())).statusCode).toBe(200);
-      expect((await call(app, good({}, signingKey('key-9')))).statusCode).toBe(401);
-      expect(keys.fetches).toBeGreaterThanOrEqual(2);
-    } finally {
-      await keys.close();
-    }
+    const keys = await keyServer([current]);
+    const app = jwksApp({ keyServer: { cacheMaxAge: 0, cooldown: 0 } }, keys.url);
+    expect((await call(app, good())).statusCode).toBe(200);
+    keys.mode = 'fail';
+    expect((await call(app, good())).statusCode).toBe(200);
+    expect((await call(app, good({}, signingKey('key-9')))).statusCode).toBe(401);
+    expect(keys.fetches).toBeGreaterThanOrEqual(2);
   });
 
   it('treats a refused token on an optional route as no sign-in, and reads a good one', async () => {
