@@ -87,6 +87,20 @@ describe('rooms', () => {
     expect(await a.next()).toEqual(Buffer.from([7, 8]));
   });
 
+  it('one frame built for the room reaches every member whole, large text and binary alike', async () => {
+    const app = roomApp();
+    const base = await serve(app);
+    const members = [await joined(`${base}/rooms/big`), await joined(`${base}/rooms/big`), await joined(`${base}/rooms/big`)];
+    const text = 'ß'.repeat(40_000);
+    const bytes = Buffer.alloc(70_000, 9);
+    await app.publish('big', text);
+    await app.publish('big', bytes);
+    for (const member of members) {
+      expect(await member.next()).toBe(text);
+      expect(await member.next()).toEqual(bytes);
+    }
+  });
+
   it('a socket that left, or closed, gets nothing more; the room is gone when empty', async () => {
     const store = sharedStore();
     const app = roomApp(store);

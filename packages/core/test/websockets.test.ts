@@ -39,6 +39,27 @@ describe('app.ws: a socket route over a real connection', () => {
     expect(await client.closed).toEqual({ code: 1000, reason: 'bye' });
   });
 
+  it('sends frames of every length encoding whole: 7-bit, 16-bit and 64-bit lengths, multibyte text, binary', async () => {
+    const app = new TernApp({ logger: false, websocket: { maxPayload: 1024 * 1024 } });
+    const texts = ['', 'a'.repeat(125), 'b'.repeat(126), 'é'.repeat(63), 'ü'.repeat(64), 'c'.repeat(65_535), 'd'.repeat(65_536), '🦅'.repeat(20_000)];
+    const bytes = [0, 125, 126, 65_535, 65_536, 200_000].map((length) => Buffer.alloc(length, length % 251));
+    app.ws('/frames', {}, {
+      open(socket) {
+        for (const text of texts) socket.send(text);
+        for (const buffer of bytes) socket.send(buffer);
+        socket.send({ nested: texts[3] });
+      },
+    });
+    const client = await connect(`${await serve(app)}/frames`, { maxPayload: 1024 * 1024 });
+    for (const text of texts) expect(await client.next()).toBe(text);
+    for (const buffer of bytes) expect(await client.next()).toEqual(buffer);
+    expect(await client.nextJson()).toEqual({ nested: texts[3] });
+    // The socket still reads and answers after all that: the client's ping gets its pong.
+    const pong = new Promise((resolve) => client.ws.once('pong', resolve));
+    client.ws.ping('still-there');
+    expect(String(await pong)).toBe('still-there');
+  });
+
   it('gives open the upgrade request: converted path params, id, headers', async () => {
     const app = new TernApp({ logger: false, requestIdHeader: 'x-request-id' });
     app.ws('/rooms/{id:int}', {}, {

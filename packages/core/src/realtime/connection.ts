@@ -7,6 +7,7 @@
  * One object per socket, `ws`'s listeners shared by all (they find it on the WebSocket): an idle
  * socket costs that object and what `ws` itself holds, and a frame costs no allocation of ours.
  */
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { TernRequest } from '../http/request';
 import type { SocketHandlers } from '../routing/socket-route';
@@ -35,11 +36,12 @@ class Connection extends LiveSocket {
 
   constructor(
     ws: WebSocket,
+    transport: Duplex,
     private readonly req: TernRequest<never>,
     private readonly handlers: SocketHandlers<unknown, never>,
     private readonly context: ConnectionContext,
   ) {
-    super(ws, context.hub);
+    super(ws, transport, context.hub);
   }
 
   start(): void {
@@ -75,7 +77,7 @@ class Connection extends LiveSocket {
     const { read } = this.context;
     if (read === undefined) {
       const { message } = this.handlers;
-      if (message !== undefined) this.settle(this.run(message, isBinary ? data : data.toString('utf8')));
+      if (message !== undefined) this.settle(this.run(message, isBinary ? data : data.toString()));
       return;
     }
     let reading: MessageReading | Promise<MessageReading>;
@@ -148,15 +150,17 @@ function onClose(this: WebSocket, code: number, reason: Buffer): void {
 /** `ws` closes the socket itself on a protocol error (a frame over maxPayload: 1009); its error event only says why, and must be listened to. */
 function onError(): void {}
 
-export function runConnection(ws: WebSocket, req: TernRequest, handlers: SocketHandlers<unknown, never>, context: ConnectionContext): void {
-  const connection = new Connection(ws, req as TernRequest<never>, handlers, context);
+/** Runs the socket `ws` made on `transport`, the upgraded connection. */
+export function runConnection(ws: WebSocket, transport: Duplex, req: TernRequest, handlers: SocketHandlers<unknown, never>, context: ConnectionContext): void {
+  const connection = new Connection(ws, transport, req as TernRequest<never>, handlers, context);
   (ws as Carrier)[CONNECTION] = connection;
   context.hub.add(connection);
   ws.on('message', onFrame);
   ws.on('pong', onAlive);
   ws.on('ping', onAlive);
   ws.on('error', onError);
-  ws.once('close', onClose);
+  // `on`, not `once`: ws emits close once, and `once` would wrap the listener for each socket.
+  ws.on('close', onClose);
   connection.start();
 }
 

@@ -6,7 +6,8 @@
  */
 import { TernTypeError } from '../errors';
 import type { TernStore } from '../store/store';
-import { AS_BINARY, AS_TEXT, type LiveSocket } from './socket';
+import { bytesFrame, textFrame } from './frames';
+import type { LiveSocket } from './socket';
 
 /** The store channel of a room (rooms share the store with sessions and rate limits). */
 const CHANNEL = 'tern:room:';
@@ -87,15 +88,12 @@ export class Rooms {
     this.deliver(room, message);
   }
 
-  /** The room's members in this process get the message; the frame is decoded once for all of them. */
+  /** The room's members in this process get the message, as one frame built for all of them. */
   private deliver(room: string, message: string): void {
     const entry = this.rooms.get(room);
     if (entry === undefined) return;
-    // Encoded once for every member (ws would encode a string again for each socket).
-    const binary = message[0] === 'b';
-    const frame = binary ? Buffer.from(message.slice(1), 'base64') : Buffer.from(message.slice(1), 'utf8');
-    const as = binary ? AS_BINARY : AS_TEXT;
-    for (const socket of entry.members) socket.sendFrame(frame, as);
+    const frame = message[0] === 'b' ? bytesFrame(Buffer.from(message.slice(1), 'base64'), true) : textFrame(message.slice(1));
+    for (const socket of entry.members) socket.sendFrame(frame);
   }
 }
 

@@ -80,7 +80,7 @@ export function serveSockets(routes: readonly CompiledRoute[], hub: SocketHub, o
         handshakeHeaders.delete(req.raw);
         forgetUpgrade(req.raw);
         req[RAW_RESPONSE] = undefined;
-        runConnection(ws, req, handlers, { hub, read: route.read, report: options.report });
+        runConnection(ws, upgrade.socket, req, handlers, { hub, read: route.read, report: options.report });
       });
     } catch (err) {
       // Runs where the pipeline writes answers: nothing may escape, and no half-made socket stays.
@@ -137,13 +137,21 @@ function switched(raw: ServerResponse): void {
 }
 
 /**
+ * Node hands the connection over without its error listener: a reset must not crash the process.
+ * A function of its own, not a closure: a closure here would share the listener's scope and keep
+ * the handshake's response alive as long as the socket.
+ */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
+/**
  * The server's `upgrade` listener: the request goes through `pipeline` (the app's, once ready)
  * with a response written on the connection itself, as Fastify's websocket plugin does.
  */
 export function upgradeListener(pipeline: () => RequestPipeline | undefined, hub: SocketHub): (raw: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (raw, socket, head) => {
-    // Node hands the connection over without its error listener: a reset must not crash the process.
-    socket.on('error', () => socket.destroy());
+    socket.on('error', destroyOnError);
     const current = pipeline();
     if (current === undefined) {
       socket.destroy();

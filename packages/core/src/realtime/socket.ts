@@ -1,6 +1,8 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { TernTypeError } from '../errors';
 import type { TernSocket } from '../routing/socket-route';
+import { bytesFrame, textFrame } from './frames';
 
 /** What a socket needs of the app's hub: its send limit and its rooms. */
 export interface SocketHost {
@@ -10,9 +12,6 @@ export interface SocketHost {
 }
 
 const OPEN = 1;
-/** `ws` send options, made once: bytes encoded once for many sockets go out as text frames. */
-export const AS_TEXT = Object.freeze({ binary: false });
-export const AS_BINARY = Object.freeze({ binary: true });
 /** Ids unique across processes of one deployment without coordination: a random prefix per process. */
 const PROCESS_TAG = Math.random().toString(36).slice(2, 8);
 let counter = 0;
@@ -26,30 +25,30 @@ export class LiveSocket implements TernSocket {
 
   constructor(
     readonly ws: WebSocket,
+    /** The connection `ws` reads and writes: Tern writes its data frames on it (see frames.ts). */
+    private readonly transport: Duplex,
     private readonly host: SocketHost,
   ) {}
 
   send(data: unknown): void {
-    if (Buffer.isBuffer(data)) return this.sendFrame(data);
+    if (Buffer.isBuffer(data)) return this.sendFrame(bytesFrame(data, true));
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     if (text === undefined) throw new TernTypeError('TERN_INVALID_ARGUMENT', `socket.send() cannot send ${typeof data} (a string, a Buffer or a JSON value).`);
-    // Encoded here: a frame of bytes takes the socket's buffers-only write, where ws would queue the string beside its header.
-    this.sendFrame(Buffer.from(text, 'utf8'), AS_TEXT);
+    this.sendFrame(textFrame(text));
   }
 
   /**
-   * Sends a ready frame (`as` says whether bytes go as text or binary; a string is text); a
-   * reader too slow to take what is already waiting is cut instead.
+   * Writes a whole frame (frames.ts), unchanged, so one frame serves a whole room; a reader too
+   * slow to take what is already waiting is cut instead.
    */
-  sendFrame(frame: string | Buffer, as?: typeof AS_TEXT | typeof AS_BINARY): void {
+  sendFrame(frame: Buffer): void {
     const ws = this.ws;
     if (ws.readyState !== OPEN) return;
-    if (ws.bufferedAmount > this.host.sendBufferLimit) {
+    if (this.transport.writableLength > this.host.sendBufferLimit) {
       ws.terminate();
       return;
     }
-    if (as === undefined) ws.send(frame);
-    else ws.send(frame, as);
+    this.transport.write(frame);
   }
 
   close(code = 1000, reason?: string): void {
