@@ -52,9 +52,14 @@ export function createHttpServer(hooks: ServerHooks, timeouts: ServerTimeouts = 
   openSockets.set(server, sockets);
   const sendTimeout = timeouts.sendTimeout ?? 30_000;
   if (sendTimeout !== Infinity) server.once('listening', () => watchSendTimeout(server, sockets, sendTimeout));
+  // One listener for every connection (a socket closes once): a closure per connection would
+  // live as long as it, hours for a WebSocket.
+  const forget = function (this: Socket): void {
+    sockets.delete(this);
+  };
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.on('close', forget);
   });
 
   // Node's default always answers 400; keep the parser's 431 and 408 so clients learn why.

@@ -41,8 +41,13 @@ export class SocketHub implements SocketHost {
   /** Counts an upgrade from its 101 until its connection closes (a failed handshake included). */
   hold(connection: Duplex): void {
     this.held++;
-    connection.once('close', () => this.held--);
+    connection.on('close', this.release);
   }
+
+  /** Shared by every connection (one closes once), so an open socket holds no closure of its own. */
+  private readonly release = (): void => {
+    this.held--;
+  };
 
   add(socket: LiveSocket): void {
     this.sockets.add(socket);
