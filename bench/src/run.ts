@@ -58,7 +58,8 @@ const RESULTS_DIR = path.resolve(__dirname, '..', 'results');
 const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [options])
 
   --duration <s>       seconds per measured round (default 5)
-  --rounds <n>         rounds per server and scenario; the report shows the median (default 3)
+  --rounds <n>         rounds per server and scenario; the report shows the median (default 3;
+                       the socket scenarios run at least 5 outside quick mode)
   --connections <n>    autocannon connections (default 50)
   --warmup <s>         unmeasured warm-up per server and scenario (default 1)
   --only <list>        scenarios: hello,route,body,mw,controller,startup,users,file,log,people,limit,session,limit-redis,echo,broadcast,body-zod,connect (or 1-17)
@@ -531,9 +532,12 @@ async function main(): Promise<void> {
   const { summaries: load, rounds } = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], rounds: [] };
   const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
   const sockets: SocketResult[] = [];
+  // Judged on medians of per-round ratios, which spread about ±10% round to round on a 2-core
+  // machine: at least 5 rounds outside quick mode.
+  const socketRounds = opts.quick ? opts.rounds : Math.max(opts.rounds, 5);
   for (const scenario of opts.sockets) {
-    log(`${scenario === 'echo' ? 14 : 15}. WebSocket ${scenario}: tern, ws${scenario === 'echo' ? ', fastify (@fastify/websocket)' : ''}`);
-    sockets.push(await runSocketScenario(scenario, { duration: opts.duration, rounds: opts.rounds, warmup: opts.warmup, serverCpu: pinning.serverCpu }, log));
+    log(`${scenario === 'echo' ? 14 : 15}. WebSocket ${scenario}: tern, ws${scenario === 'echo' ? ', fastify (@fastify/websocket)' : ''}; ${socketRounds} rounds`);
+    sockets.push(await runSocketScenario(scenario, { duration: opts.duration, rounds: socketRounds, warmup: opts.warmup, serverCpu: pinning.serverCpu }, log));
   }
   const pairs = summarisePairs(rounds);
   const controller = rounds

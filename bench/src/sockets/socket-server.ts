@@ -11,16 +11,24 @@ import { WebSocketServer, type WebSocket } from 'ws';
 export type SocketServerKind = 'tern' | 'ws' | 'fastify';
 
 export interface Usage {
+  /** CPU time (user + system) before the forced collection, and after it. */
   cpuMicros: number;
+  cpuMicrosAfterGc: number;
   rss: number;
   heapUsed: number;
 }
 
+/**
+ * CPU time and memory after a forced collection (so memory counts only what is alive). The CPU
+ * time is read on both sides of it: a round's window starts after one and ends before the next,
+ * so no server pays for the collection the bench forces (a bigger heap would pay more).
+ */
 function usage(): Usage {
+  const before = process.cpuUsage();
   (globalThis as { gc?: () => void }).gc?.();
-  const cpu = process.cpuUsage();
+  const after = process.cpuUsage();
   const memory = process.memoryUsage();
-  return { cpuMicros: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed };
+  return { cpuMicros: before.user + before.system, cpuMicrosAfterGc: after.user + after.system, rss: memory.rss, heapUsed: memory.heapUsed };
 }
 
 async function tern(): Promise<number> {
