@@ -128,6 +128,28 @@ describe('session()', () => {
     expect((await site.inject({ url: '/me', headers: { cookie: jar(login) } })).json()).toMatchObject({ user: null, cart: [] });
   });
 
+  it("reads only the session's own keys, a stored __proto__ key as data, on the memory store's direct path too", async () => {
+    for (const store of [memoryStore(), recordingStore()]) {
+      const site = siteWith(store);
+      site.get('/keys', async (req) => ({
+        constructor: req.session.get('constructor') ?? null,
+        toString: req.session.get('toString') ?? null,
+        proto: req.session.get('__proto__') ?? null,
+        user: req.session.get('user') ?? null,
+        polluted: ({} as { admin?: boolean }).admin ?? null,
+      }));
+      const visit = await site.inject({ method: 'POST', url: '/cart' });
+      const id = (sessionCookie(visit)?.value ?? '').split('.')[0];
+      await store.set(`sess:${id}`, '{"d":{"__proto__":{"admin":true},"user":"ada"},"t":' + Date.now() + '}', 3_600_000);
+      const keys = await site.inject({ url: '/keys', headers: { cookie: jar(visit) } });
+      expect(keys.json()).toEqual({ constructor: null, toString: null, proto: { admin: true }, user: 'ada', polluted: null });
+      // A read-only request wrote nothing back; a change keeps the odd key as data.
+      expect(sessionCookie(keys)).toBeUndefined();
+      await site.inject({ method: 'POST', url: '/cart', headers: { cookie: jar(visit) } });
+      expect(JSON.parse((await store.get(`sess:${id}`)) as string).d).toEqual(JSON.parse('{"__proto__":{"admin":true},"user":"ada","cart":["tea"]}'));
+    }
+  });
+
   it('deletes the stored session and clears the cookie when its last key is deleted', async () => {
     const store = recordingStore();
     const site = siteWith(store);

@@ -35,7 +35,11 @@ export function parseRecord(text: string | undefined): StoredSession | undefined
 
 /** One request's session: what was loaded, what changed. */
 export class SessionData implements SessionState {
-  private readonly data: Map<string, unknown>;
+  /**
+   * The data once this request changes it; until then reads go to the stored record's `d`, so a
+   * request that only reads its session builds no map.
+   */
+  private data?: Map<string, unknown>;
   private flashes: FlashMessage[];
   private flashesTaken = false;
   private csrf?: string;
@@ -48,7 +52,6 @@ export class SessionData implements SessionState {
     /** The record loaded for this id, or undefined for a new session. */
     public stored: StoredSession | undefined,
   ) {
-    this.data = new Map(stored ? Object.entries(stored.d) : []);
     this.flashes = stored?.f ?? [];
     this.csrf = stored?.c;
   }
@@ -58,17 +61,24 @@ export class SessionData implements SessionState {
   }
 
   get<T = unknown>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
+    if (this.data !== undefined) return this.data.get(key) as T | undefined;
+    const stored = this.stored?.d;
+    // Own keys only: a key such as `constructor` or `__proto__` is data, never the prototype's.
+    return stored !== undefined && Object.hasOwn(stored, key) ? (stored[key] as T) : undefined;
   }
 
   set(key: string, value: unknown): void {
     if (value === undefined) return this.delete(key);
-    this.data.set(key, value);
+    this.writable().set(key, value);
     this.changed = true;
   }
 
   delete(key: string): void {
-    if (this.data.delete(key)) this.changed = true;
+    if (this.writable().delete(key)) this.changed = true;
+  }
+
+  private writable(): Map<string, unknown> {
+    return (this.data ??= new Map(this.stored ? Object.entries(this.stored.d) : []));
   }
 
   async regenerate(): Promise<void> {
@@ -78,6 +88,7 @@ export class SessionData implements SessionState {
     this.csrf = undefined;
     this.changed = true;
     if (this.stored) {
+      this.writable();
       this.stored = undefined;
       await this.store.delete(storeKey(old));
     }
@@ -86,7 +97,7 @@ export class SessionData implements SessionState {
   async destroy(): Promise<void> {
     const old = this.id;
     const wasStored = this.stored !== undefined;
-    this.data.clear();
+    this.data = new Map();
     this.flashes = [];
     this.csrf = undefined;
     this.currentId = undefined;
@@ -127,14 +138,21 @@ export class SessionData implements SessionState {
   }
 
   isEmpty(): boolean {
-    return this.data.size === 0 && this.flashes.length === 0 && this.csrf === undefined;
+    const hasData = this.data !== undefined ? this.data.size > 0 : this.stored !== undefined && hasOwnKeys(this.stored.d);
+    return !hasData && this.flashes.length === 0 && this.csrf === undefined;
   }
 
   serialise(now: number): string {
-    const record: StoredSession = { d: Object.fromEntries(this.data), t: now };
+    const record: StoredSession = { d: this.data !== undefined ? Object.fromEntries(this.data) : { ...this.stored?.d }, t: now };
     if (this.flashes.length > 0) record.f = this.flashes;
     if (this.csrf !== undefined) record.c = this.csrf;
     this.stored = record;
     return JSON.stringify(record);
   }
+}
+
+/** Whether `record` has a key of its own (without listing them all, as `Object.keys` would). */
+function hasOwnKeys(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }

@@ -11,6 +11,7 @@ import { SESSION } from '../http/session';
 import { sign, signingKey, unsign } from '../http/signing';
 import type { Middleware } from '../routing/types';
 import { storeFailures, type StoreFailures } from '../store/failures';
+import { memoryAccess, type MemoryAccess } from '../store/memory-store';
 import type { TernStore } from '../store/store';
 import { parseRecord, SessionData, storeKey } from './session-data';
 
@@ -89,6 +90,8 @@ export function session(options: SessionOptions): Middleware {
   const key = signingKey(options.secret, 'session');
   let binding: Binding | undefined;
   let failures: StoreFailures | undefined;
+  /** The store's synchronous reads when it is a `memoryStore()`: no promise to wait for. */
+  let readsNow: MemoryAccess | undefined;
 
   const hostCookieName = `__Host-${baseName}`;
   // Checking a signature is an HMAC; a returning visitor sends the same cookie many times.
@@ -117,16 +120,15 @@ export function session(options: SessionOptions): Middleware {
     const sent = req.cookies.get(cookieName);
     const sentId = sent === undefined ? undefined : verify(sent);
     if (sentId === undefined) return run(req, res, next, new SessionData(bound.store, undefined, undefined), cookieName, https, sent !== undefined);
-    return bound.store.get(storeKey(sentId)).then(
-      (text) => {
-        const stored = parseRecord(text);
-        // An unknown or expired id is never adopted: the new session gets an id of its own.
-        return run(req, res, next, new SessionData(bound.store, stored ? sentId : undefined, stored), cookieName, https, true);
-      },
-      (err: unknown) => {
-        throw (failures as StoreFailures).failed(err);
-      },
-    );
+    const loaded = (text: string | undefined) => {
+      const stored = parseRecord(text);
+      // An unknown or expired id is never adopted: the new session gets an id of its own.
+      return run(req, res, next, new SessionData(bound.store, stored ? sentId : undefined, stored), cookieName, https, true);
+    };
+    if (readsNow !== undefined) return loaded(readsNow.get(storeKey(sentId)));
+    return bound.store.get(storeKey(sentId)).then(loaded, (err: unknown) => {
+      throw (failures as StoreFailures).failed(err);
+    });
   };
 
   /** Runs the rest of the chain with the session, then saves what changed (after a failure too). */
@@ -182,6 +184,7 @@ export function session(options: SessionOptions): Middleware {
   sessionMiddleware.set(middleware, (given) => {
     binding = given;
     failures = storeFailures('session', given.report);
+    readsNow = memoryAccess(given.store);
   });
   return middleware;
 }

@@ -9,6 +9,7 @@ import type { TernRequest } from '../http/request';
 import type { CompiledRoute } from '../routing/compile';
 import type { RateLimitOptions } from '../routing/types';
 import type { StoreFailures } from '../store/failures';
+import { memoryAccess } from '../store/memory-store';
 import type { TernStore } from '../store/store';
 import type { Step } from './chain';
 
@@ -37,35 +38,47 @@ export function withRateLimit(route: CompiledRoute, inner: Step, context: RateLi
   const prefix = `rl:${route.info.methods.join(',')} ${route.rawPath}:`;
   const policy = `${POLICY};q=${limit};w=${Math.ceil(windowMs / 1000)}`;
   const { store, failures } = context;
+  // The default memoryStore() counts at once: no promise and no extra turn per request.
+  const countsNow = memoryAccess(store);
 
-  const count = (req: TernRequest, res: Parameters<Step>[1], key: string) =>
-    store.increment(prefix + storedKey(key), windowMs).then(
-      ({ count: used, resetMs }) => {
-        const seconds = Math.max(1, Math.ceil(resetMs / 1000));
-        res.setHeader('RateLimit-Policy', policy);
-        res.setHeader('RateLimit', `${POLICY};r=${Math.max(0, limit - used)};t=${seconds}`);
-        if (used > limit) {
-          throw requestError('TERN_RATE_LIMITED', `Too many requests: at most ${limit} per ${windowMs / 1000} s; try again in ${seconds} s.`, {
-            headers: { 'retry-after': String(seconds) },
-          });
-        }
-        return inner(req, res);
-      },
+  const counted = (req: TernRequest, res: Parameters<Step>[1], used: number, resetMs: number) => {
+    const seconds = Math.max(1, Math.ceil(resetMs / 1000));
+    // Lower case, as TernResponse keeps header names: nothing to convert per request.
+    res.setHeader('ratelimit-policy', policy);
+    res.setHeader('ratelimit', `${POLICY};r=${Math.max(0, limit - used)};t=${seconds}`);
+    if (used > limit) {
+      throw requestError('TERN_RATE_LIMITED', `Too many requests: at most ${limit} per ${windowMs / 1000} s; try again in ${seconds} s.`, {
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    return inner(req, res);
+  };
+
+  const count = (req: TernRequest, res: Parameters<Step>[1], key: string) => {
+    if (countsNow !== undefined) {
+      const { count: used, resetMs } = countsNow.increment(prefix + storedKey(key), windowMs);
+      return counted(req, res, used, resetMs);
+    }
+    return store.increment(prefix + storedKey(key), windowMs).then(
+      ({ count: used, resetMs }) => counted(req, res, used, resetMs),
       (err: unknown) => {
         const answer = failures.failed(err);
         if (onStoreError === 'pass') return inner(req, res);
         throw answer;
       },
     );
+  };
 
   return (req, res) => {
     let key: string | Promise<string>;
     try {
       key = clientKey(req);
+      // The synchronous count throws its 429 here: a step answers with a rejected promise.
+      if (typeof key === 'string') return count(req, res, key);
     } catch (err) {
       return Promise.reject(err);
     }
-    return typeof key === 'string' ? count(req, res, key) : Promise.resolve(key).then((k) => count(req, res, checkedKey(k)));
+    return Promise.resolve(key).then((k) => count(req, res, checkedKey(k)));
   };
 }
 

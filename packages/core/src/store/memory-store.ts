@@ -5,12 +5,27 @@
  */
 import { deliver, type TernStore } from './store';
 
-/** Stores made by `memoryStore()`: the cluster warning asks whether an app's store is one. */
-const memoryStores = new WeakSet<TernStore>();
+/**
+ * A memory store's reads and counts, answered at once: what its promise-returning methods
+ * resolve with. Session reads and rate limits on the default store take them and skip a promise
+ * and a turn of the microtask queue per request.
+ */
+export interface MemoryAccess {
+  get(key: string): string | undefined;
+  increment(key: string, windowMs: number): { count: number; resetMs: number };
+}
+
+/** Stores made by `memoryStore()`, with their synchronous access. */
+const memoryStores = new WeakMap<TernStore, MemoryAccess>();
 
 /** Whether `store` keeps its data in this process only (so several workers would not share it). */
 export function isMemoryStore(store: TernStore): boolean {
   return memoryStores.has(store);
+}
+
+/** The synchronous access of a store `memoryStore()` made; undefined for any other store. */
+export function memoryAccess(store: TernStore): MemoryAccess | undefined {
+  return memoryStores.get(store);
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -55,7 +70,7 @@ export function memoryStore(): TernStore {
     sweeper = undefined;
   };
 
-  const store: TernStore = {
+  const access: MemoryAccess = {
     increment(key, windowMs) {
       const now = Date.now();
       let counter = counters.get(key);
@@ -65,17 +80,22 @@ export function memoryStore(): TernStore {
         startSweeping();
       }
       counter.count++;
-      return Promise.resolve({ count: counter.count, resetMs: counter.resetAt - now });
+      return { count: counter.count, resetMs: counter.resetAt - now };
     },
     get(key) {
       const entry = values.get(key) ?? counterEntry(counters.get(key));
-      if (entry === undefined) return Promise.resolve(undefined);
+      if (entry === undefined) return undefined;
       if (entry.expiresAt <= Date.now()) {
         values.delete(key);
-        return Promise.resolve(undefined);
+        return undefined;
       }
-      return Promise.resolve(entry.value);
+      return entry.value;
     },
+  };
+
+  const store: TernStore = {
+    increment: (key, windowMs) => Promise.resolve(access.increment(key, windowMs)),
+    get: (key) => Promise.resolve(access.get(key)),
     set(key, value, ttlMs) {
       counters.delete(key);
       values.set(key, { value, expiresAt: ttlMs === undefined ? Infinity : Date.now() + ttlMs });
@@ -112,7 +132,7 @@ export function memoryStore(): TernStore {
       return Promise.resolve();
     },
   };
-  memoryStores.add(store);
+  memoryStores.set(store, access);
   return store;
 }
 
