@@ -69,7 +69,7 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --startup-rounds <n> fresh processes per startup server and CPU setting (default 5, quick 1)
   --pair-rounds <n>    duels of each judged pair (${DUELS.map((d) => d.join(' and ')).join(', ')}),
                        both servers loaded at once on the server CPU, the pair's order turned every
-                       round, per paired scenario (1-4, 7, 10, 16, 17), for the judged per-round ratios
+                       round, per paired scenario (1-4, 7, 10-13, 16, 17), for the judged per-round ratios
                        (default 4, quick 0; 0 = judge the interleaved rounds; alias --controller-rounds)
   --quiet-wait <s>     before each round, wait up to this long for other processes to use
                        less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)

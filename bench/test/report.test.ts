@@ -23,7 +23,7 @@ import {
   type StartupSummary,
   type TargetInput,
 } from '../src/harness/report';
-import type { ScenarioId } from '../src/harness/scenarios';
+import { DUELS, LOAD_SCENARIOS, type ScenarioId } from '../src/harness/scenarios';
 
 function round(cpuUsPerReq: number, rps = 1_000_000 / cpuUsPerReq): RunResult {
   return {
@@ -379,21 +379,66 @@ describe('the targets tables', () => {
 });
 
 describe("issue 37's targets", () => {
-  const load = (scenario: ScenarioId, cpu: Record<string, number>): LoadSummary[] =>
-    Object.entries(cpu).map(([server, us]) => summariseLoad(scenario, server, [round(us), round(us)]));
+  /** Interleaved rounds and then duels of one scenario, as runLoad records a paired scenario. */
+  const measured = (scenario: ScenarioId, interleaved: Record<string, number[]>, duels: Record<string, number[]>): ScenarioRounds => ({
+    scenario,
+    rounds: [...rounds(scenario, interleaved).rounds, ...rounds(scenario, duels, 'duel').rounds],
+  });
+  // Each scenario's interleaved rounds point the other way from its duels: the verdicts below
+  // hold only if the duels are what is judged.
+  const scenarios = [
+    measured('limit', { tern: [10, 10, 10], 'tern-limit': [12, 12, 12] }, { 'tern-limit': [10.5, 10.9, 10.7], tern: [10, 10, 10] }),
+    measured('session', { tern: [10, 10, 10], 'tern-session': [10.5, 10.5, 10.5] }, { 'tern-session': [11.6, 11.8, 11.7], tern: [10, 10, 10] }),
+    measured(
+      'limit-redis',
+      { 'tern-limit-redis': [44, 44, 44], 'fastify-limit-redis': [40, 40, 40] },
+      { 'tern-limit-redis': [36, 37, 38], 'fastify-limit-redis': [40, 40, 40] },
+    ),
+  ];
+  // The interleaved medians, as the report's per-scenario tables show them.
+  const load = scenarios.flatMap((s) =>
+    Object.keys(s.rounds[0]!.results).map((server) =>
+      summariseLoad(s.scenario, server, s.rounds.filter((r) => r.kind === 'interleaved').map((r) => r.results[server]!)),
+    ),
+  );
 
-  it('judge a rate limit and a session read against plain Tern, and Redis counting against @fastify/rate-limit', () => {
-    const measured = [
-      ...load('limit', { tern: 10, 'tern-limit': 10.9 }),
-      ...load('session', { tern: 10, 'tern-session': 11.6 }),
-      ...load('limit-redis', { 'tern-limit-redis': 40, 'fastify-limit-redis': 41 }),
-    ];
-    const targets = evaluateTargets(input({ load: measured }));
-    expect(target(targets, 'issue37.limit')).toMatchObject({ group: 'issue 37', status: 'PASS' });
-    expect(target(targets, 'issue37.limit').target).toContain('≤ 1.10× tern CPU/request');
-    expect(target(targets, 'issue37.session').status).toBe('FAIL');
-    expect(target(targets, 'issue37.limit-redis').status).toBe('PASS');
-    expect(target(evaluateTargets(input({ load: [] })), 'issue37.limit').status).toBe('n/a');
+  it('judge a rate limit and a session read against plain Tern, and Redis counting against @fastify/rate-limit, on their duels', () => {
+    const targets = evaluateTargets(input({ load, pairs: summarisePairs(scenarios) }));
+    expect(target(targets, 'issue37.limit')).toMatchObject({ group: 'issue 37', status: 'PASS', measured: '1.070× (3 duels, 1.05×–1.09×)' });
+    expect(target(targets, 'issue37.limit').target).toBe(
+      '11. limit: S1 with rateLimit on memoryStore(): tern-limit ≤ 1.10× tern CPU/request (median of per-round pairs, duels)',
+    );
+    expect(target(targets, 'issue37.session')).toMatchObject({ status: 'FAIL', measured: '1.170× (3 duels, 1.16×–1.18×)' });
+    expect(target(targets, 'issue37.session').target).toContain('≤ 1.15× tern CPU/request');
+    expect(target(targets, 'issue37.limit-redis')).toMatchObject({ status: 'PASS', measured: '0.925× (3 duels, 0.90×–0.95×)' });
+    expect(target(targets, 'issue37.limit-redis').target).toContain('tern-limit-redis ≤ 1.00× fastify-limit-redis');
+  });
+
+  it('fall back to the interleaved rounds without duels (--pair-rounds 0), and say so', () => {
+    const interleavedOnly = scenarios.map((s) => ({ ...s, rounds: s.rounds.filter((r) => r.kind === 'interleaved') }));
+    const targets = evaluateTargets(input({ load, pairs: summarisePairs(interleavedOnly) }));
+    expect(target(targets, 'issue37.limit')).toMatchObject({ status: 'FAIL', measured: '1.200× (3 interleaved pairs, 1.20×–1.20×)' });
+    expect(target(targets, 'issue37.session').status).toBe('PASS');
+    expect(target(targets, 'issue37.limit-redis').status).toBe('FAIL');
+  });
+
+  it('are pairs the bench duels, in scenarios it runs duels in', () => {
+    for (const [scenario, server, baseline] of [
+      ['limit', 'tern-limit', 'tern'],
+      ['session', 'tern-session', 'tern'],
+      ['limit-redis', 'tern-limit-redis', 'fastify-limit-redis'],
+    ] as const) {
+      const s = LOAD_SCENARIOS.find((x) => x.id === scenario);
+      expect({ scenario, paired: s?.paired, servers: s?.servers }).toEqual({ scenario, paired: true, servers: expect.arrayContaining([server, baseline]) });
+      expect(DUELS).toContainEqual([server, baseline]);
+    }
+  });
+
+  it('say n/a for a scenario that did not run (13 without a Redis: both its servers are skipped)', () => {
+    const targets = evaluateTargets(input({ load, pairs: summarisePairs(scenarios.filter((s) => s.scenario !== 'limit-redis')) }));
+    expect(target(targets, 'issue37.limit-redis').status).toBe('n/a');
+    expect(target(targets, 'issue37.limit').status).toBe('PASS');
+    expect(target(evaluateTargets(input({})), 'issue37.limit').status).toBe('n/a');
   });
 });
 

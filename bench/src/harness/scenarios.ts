@@ -41,6 +41,11 @@ export const DUELS: ReadonlyArray<readonly [string, string]> = [
   // middleware and against Fastify running them through @fastify/middie.
   ['tern-connect', 'tern'],
   ['tern-connect', 'fastify-middie'],
+  // Issue 37: what a rate limit (11) and a session read (12) add to plain Tern, and Redis
+  // counting against @fastify/rate-limit's (13); a few percent that interleaved rounds' drift hides.
+  ['tern-limit', 'tern'],
+  ['tern-session', 'tern'],
+  ['tern-limit-redis', 'fastify-limit-redis'],
 ];
 
 export const LOAD_SCENARIOS: LoadScenario[] = [
@@ -116,6 +121,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     method: 'GET',
     path: '/',
     servers: ['tern', 'tern-limit'],
+    paired: true,
   },
   {
     id: 'session',
@@ -125,6 +131,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     path: '/',
     headers: { cookie: SESSION_COOKIE },
     servers: ['tern', 'tern-session'],
+    paired: true,
   },
   {
     id: 'limit-redis',
@@ -133,6 +140,7 @@ export const LOAD_SCENARIOS: LoadScenario[] = [
     method: 'GET',
     path: '/',
     servers: ['tern-limit-redis', 'fastify-limit-redis'],
+    paired: true,
   },
   {
     id: 'connect',
