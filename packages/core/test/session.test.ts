@@ -150,6 +150,29 @@ describe('session()', () => {
     }
   });
 
+  it('never lets a change to a value read, but not set, reach a later request', async () => {
+    const site = siteWith();
+    site.post('/peek', async (req) => {
+      (req.session.get<string[]>('cart') as string[]).push('leaked');
+      return { user: req.session.get('user') ?? null };
+    });
+    site.post('/name', async (req) => {
+      req.session.set('user', 'ada');
+      return { ok: true };
+    });
+    const visit = await site.inject({ method: 'POST', url: '/cart' });
+    const cookie = jar(visit);
+    for (let i = 0; i < 3; i++) await site.inject({ method: 'POST', url: '/peek', headers: { cookie } });
+    expect((await site.inject({ url: '/me', headers: { cookie } })).json()).toMatchObject({ cart: ['tea'] });
+    // Data of primitives only (shared between requests once parsed), read many times, then
+    // changed: every request reads what was stored last.
+    await site.inject({ method: 'POST', url: '/name', headers: { cookie } });
+    await site.inject({ method: 'POST', url: '/forget-cart', headers: { cookie } });
+    for (let i = 0; i < 3; i++) expect((await site.inject({ url: '/me', headers: { cookie } })).json()).toMatchObject({ user: 'ada', cart: [] });
+    await site.inject({ method: 'POST', url: '/cart', headers: { cookie } });
+    expect((await site.inject({ url: '/me', headers: { cookie } })).json()).toMatchObject({ user: 'ada', cart: ['tea'] });
+  });
+
   it('deletes the stored session and clears the cookie when its last key is deleted', async () => {
     const store = recordingStore();
     const site = siteWith(store);

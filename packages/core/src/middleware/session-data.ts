@@ -21,17 +21,40 @@ export interface StoredSession {
 export const storeKey = (id: string) => `sess:${id}`;
 const newId = () => nodeCrypto().randomBytes(32).toString('base64url');
 
+/**
+ * Records already parsed, by their text, when sharing them is safe: data of strings, numbers,
+ * booleans and nulls only, and no flash messages. Nothing can change those in place (a request
+ * that writes copies the data first), so a returning visitor's JSON is parsed once, not on each
+ * request. A record holding an object or array is parsed each time: a handler may change what it
+ * read, and that must not reach another request.
+ */
+const sharedRecords = new Map<string, StoredSession>();
+const SHARED_RECORDS = 10_000;
+/** Only small records are kept (a user id, a token): the cache holds at most ~5 MB of text. */
+const SHARED_RECORD_LENGTH = 512;
+
 /** A stored session, or undefined when missing or not one (never trusted blindly). */
 export function parseRecord(text: string | undefined): StoredSession | undefined {
   if (text === undefined) return undefined;
+  const shared = sharedRecords.get(text);
+  if (shared !== undefined) return shared;
+  let parsed: Partial<StoredSession>;
   try {
-    const parsed = JSON.parse(text) as Partial<StoredSession>;
-    if (typeof parsed !== 'object' || parsed === null || typeof parsed.d !== 'object' || parsed.d === null || typeof parsed.t !== 'number') return undefined;
-    return parsed as StoredSession;
+    parsed = JSON.parse(text) as Partial<StoredSession>;
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.d !== 'object' || parsed.d === null || typeof parsed.t !== 'number') return undefined;
+  const record = parsed as StoredSession;
+  if (text.length <= SHARED_RECORD_LENGTH && record.f === undefined && Object.values(record.d).every(isPrimitive)) {
+    if (sharedRecords.size >= SHARED_RECORDS) sharedRecords.clear();
+    sharedRecords.set(text, Object.freeze(record));
+    Object.freeze(record.d);
+  }
+  return record;
 }
+
+const isPrimitive = (value: unknown) => value === null || typeof value !== 'object';
 
 /** One request's session: what was loaded, what changed. */
 export class SessionData implements SessionState {

@@ -55,6 +55,12 @@ export function bindSessionStores(middleware: Iterable<Middleware>, binding: Bin
   return found;
 }
 
+/** A session id a signed cookie carried, and its key in the store. */
+interface SessionKey {
+  id: string;
+  storeKey: string;
+}
+
 const DAY_MS = 86_400_000;
 /** Signed cookie values whose signature was checked, kept to skip the HMAC next time (cleared when full). */
 const VERIFIED_CACHE = 10_000;
@@ -94,16 +100,18 @@ export function session(options: SessionOptions): Middleware {
   let readsNow: MemoryAccess | undefined;
 
   const hostCookieName = `__Host-${baseName}`;
-  // Checking a signature is an HMAC; a returning visitor sends the same cookie many times.
-  const verified = new Map<string, string>();
-  const verify = (signed: string): string | undefined => {
+  // Checking a signature is an HMAC; a returning visitor sends the same cookie many times. The
+  // store key is kept too: the same string each time is one the store's map has hashed before.
+  const verified = new Map<string, SessionKey>();
+  const verify = (signed: string): SessionKey | undefined => {
     const known = verified.get(signed);
     if (known !== undefined) return known;
     const id = unsign(key, signed);
     if (id === undefined) return undefined;
     if (verified.size >= VERIFIED_CACHE) verified.clear();
-    verified.set(signed, id);
-    return id;
+    const found = { id, storeKey: storeKey(id) };
+    verified.set(signed, found);
+    return found;
   };
 
   // Promise chains rather than an async function: a request that reads its session and changes
@@ -118,15 +126,15 @@ export function session(options: SessionOptions): Middleware {
     const https = req.protocol === 'https';
     const cookieName = https ? hostCookieName : baseName;
     const sent = req.cookies.get(cookieName);
-    const sentId = sent === undefined ? undefined : verify(sent);
-    if (sentId === undefined) return run(req, res, next, new SessionData(bound.store, undefined, undefined), cookieName, https, sent !== undefined);
+    const sentKey = sent === undefined ? undefined : verify(sent);
+    if (sentKey === undefined) return run(req, res, next, new SessionData(bound.store, undefined, undefined), cookieName, https, sent !== undefined);
     const loaded = (text: string | undefined) => {
       const stored = parseRecord(text);
       // An unknown or expired id is never adopted: the new session gets an id of its own.
-      return run(req, res, next, new SessionData(bound.store, stored ? sentId : undefined, stored), cookieName, https, true);
+      return run(req, res, next, new SessionData(bound.store, stored ? sentKey.id : undefined, stored), cookieName, https, true);
     };
-    if (readsNow !== undefined) return loaded(readsNow.get(storeKey(sentId)));
-    return bound.store.get(storeKey(sentId)).then(loaded, (err: unknown) => {
+    if (readsNow !== undefined) return loaded(readsNow.get(sentKey.storeKey));
+    return bound.store.get(sentKey.storeKey).then(loaded, (err: unknown) => {
       throw (failures as StoreFailures).failed(err);
     });
   };
