@@ -184,9 +184,12 @@ describe('app.upgradeHandler: sockets on a server of your own', () => {
     // The client stops reading: it never sees the close frame, never answers it. Without the cut,
     // ws's own closing timer (30 s) would be what ends it; 20 s is a generous bound for 300 ms.
     (client.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    await within(app.close(), 'app.close()', 20_000);
-    expect(closes).toEqual([1006]);
-    client.ws.terminate();
+    try {
+      await within(app.close(), 'app.close()', 20_000);
+      expect(closes).toEqual([1006]);
+    } finally {
+      client.ws.terminate();
+    }
   });
 
   it('app.close() ends an event stream served through app.handler on the same server', async () => {
