@@ -251,7 +251,7 @@ export class TernApp extends RouteDeclarer {
         listener: this.handler,
         // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
         bodyLimit: compiled.largestBodyLimit,
-        // Only an app with socket routes takes upgrades; others leave them to Node (served as plain HTTP, keep-alive included).
+        // Only an app with socket routes takes upgrades; others leave them to Node (served as plain HTTP).
         upgrade: compiled.pipeline.upgrade ? this.upgradeHandler : undefined,
       },
       options,
