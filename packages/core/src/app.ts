@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { MakeConfig } from './config';
 import { controllersProvider } from './controllers/scanner';
 import { AppAlreadyReadyError, TernTypeError, UrlGenerationError } from './errors';
@@ -18,7 +19,7 @@ import type { ModelCompiler } from './validation/model-compiler';
 import type { TernStore } from './store/store';
 import type { RegisterControllersOptions, TernAppOptions } from './app-options';
 import { announceFirstReady } from './lifecycle/first-ready';
-import { upgradeListener } from './realtime/serve';
+import { takeUpgrade } from './realtime/serve';
 import { answerFailedStartup, appParts, compileApp, compileRoutes, controllerScan, runStartupHooks, type AppParts, type StartupHook } from './app-compile';
 import { mountAssets } from './middleware/asset-manifest';
 export type { TernAppOptions, RegisterControllersOptions } from './app-options';
@@ -120,7 +121,7 @@ export class TernApp extends RouteDeclarer {
 
   /**
    * Compiles every declaration once: prefixes, names, conflicts, converters, middleware chains,
-   * validators. Idempotent; `listen`, `inject` and `handler` call it when needed.
+   * validators. Idempotent; `listen`, `inject`, `handler` and `upgradeHandler` call it when needed.
    */
   ready(): Promise<void> {
     // What it does, in order: app-compile.ts. Published only once all of it succeeded.
@@ -218,6 +219,25 @@ export class TernApp extends RouteDeclarer {
   };
 
   /**
+   * A plain Node `upgrade` listener, the counterpart of `handler` for a server of your own: it
+   * serves the app's socket routes as `listen()` does (the same pipeline before any 101, the same
+   * limits and rooms; `app.close()` closes these sockets with 1001 too). Any other upgrade request
+   * is answered on its connection as plain HTTP, which then closes. On its first request it
+   * readies the app if needed.
+   *
+   * @example
+   * const server = http.createServer(app.handler);
+   * server.on('upgrade', app.upgradeHandler);
+   * server.listen(3000);
+   */
+  readonly upgradeHandler = (raw: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const res = takeUpgrade(raw, socket, head, this.parts.sockets);
+    if (this.compiled) return this.compiled.pipeline.handle(raw, res);
+    // The connection waits, unread, while the app gets ready; a failed startup is answered on it.
+    this.ready().then(() => (this.compiled as Serving).pipeline.handle(raw, res), (err) => answerFailedStartup(this.parts, err, raw, res));
+  };
+
+  /**
    * Starts an HTTP server; resolves to the bound address (e.g. `http://127.0.0.1:3000`).
    *
    * @example
@@ -232,7 +252,7 @@ export class TernApp extends RouteDeclarer {
         // The server refuses a body no route could take before routing (`Expect: 100-continue`); each route checks its own.
         bodyLimit: compiled.largestBodyLimit,
         // Only an app with socket routes takes upgrades; others leave them to Node (served as plain HTTP).
-        upgrade: compiled.pipeline.upgrade ? upgradeListener(() => this.compiled?.pipeline, this.parts.sockets) : undefined,
+        upgrade: compiled.pipeline.upgrade ? this.upgradeHandler : undefined,
       },
       options,
     );
@@ -246,14 +266,16 @@ export class TernApp extends RouteDeclarer {
   /**
    * Stops accepting, ends event streams, lets in-flight requests finish (`Connection: close`)
    * for up to `server.closeTimeout` (10 s), destroys what is left (`req.signal` aborts), runs the
-   * `onClose` hooks and resolves; concurrent calls share one shutdown (docs/lifecycle.md).
+   * `onClose` hooks and resolves; concurrent calls share one shutdown (docs/lifecycle.md). On a
+   * server of your own (`handler`, `upgradeHandler`) it ends the app's event streams and sockets
+   * within the same timeout; closing that server is yours.
    *
    * @example
    * process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
    */
   close(): Promise<void> {
     // Sockets never end on their own: the pipeline's endStreams sends each a close frame with 1001
-    // (going away), and the close timeout bounds the closing handshakes like every other connection.
+    // (going away), and the close timeout bounds the closing handshakes, whichever server took them.
     return this.runner.close(this.compiled?.pipeline).finally(() => this.parts.sockets.reopen());
   }
 

@@ -135,22 +135,30 @@ export async function closeServer(server: Server, flushTimeoutMs: number, closeT
     if (res && !res.writableFinished) closeWhenSent(res);
   }
   server.on('request', onRequest);
-  let timer: NodeJS.Timeout | undefined;
   try {
     const closed = new Promise<void>((resolve, reject) => {
       server.close((err) => (err ? reject(err) : resolve()));
       server.closeIdleConnections();
     });
-    const remaining = closeDeadline - Date.now();
-    // setTimeout treats Infinity (and anything past 2^31 - 1 ms, ~24 days) as 1 ms: an
-    // unbounded close sets no timer at all.
-    const expired = remaining <= MAX_TIMER_MS ? new Promise<'expired'>((resolve) => (timer = setTimeout(resolve, Math.max(0, remaining), 'expired'))) : undefined;
-    if ((await (expired ? Promise.race([closed, expired]) : closed)) === 'expired') {
+    if ((await byDeadline(closed, closeDeadline)) === 'expired') {
       await Promise.all([closed, ...destroyConnections(server)]);
     }
   } finally {
-    clearTimeout(timer);
     server.off('request', onRequest);
+  }
+}
+
+/** What `work` resolves to, or `'expired'` once `deadline` (a `Date.now()` time) has passed first. */
+export async function byDeadline<T>(work: Promise<T>, deadline: number): Promise<T | 'expired'> {
+  const remaining = deadline - Date.now();
+  // setTimeout treats Infinity (and anything past 2^31 - 1 ms, ~24 days) as 1 ms: an unbounded
+  // wait sets no timer at all.
+  if (remaining > MAX_TIMER_MS) return work;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<'expired'>((resolve) => (timer = setTimeout(resolve, Math.max(0, remaining), 'expired')))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerTimeouts } from '../config';
 import { TernError, TernRangeError, TernTypeError } from '../errors';
-import { closeServer, createHttpServer, type ServerHooks } from '../http/server';
+import { byDeadline, closeServer, createHttpServer, type ServerHooks } from '../http/server';
 
 /** A function `app.onClose` runs once the server has stopped; may return a promise. */
 export type CloseHook = () => void | Promise<void>;
@@ -20,6 +20,8 @@ export interface Stoppable {
   endStreams(): void;
   /** Resolves once what `endStreams` ended has finished (sockets' close handlers ran). */
   ended?(): Promise<void>;
+  /** The close timeout ran out: destroys the sockets still open, whatever server took them. */
+  cutSockets?(): void;
 }
 
 export class ServerRunner {
@@ -72,14 +74,22 @@ export class ServerRunner {
 
   private async stopServer(pipeline: Stoppable | undefined): Promise<void> {
     const server = this.server;
-    if (!server) return;
+    // An app serving on a server of the user's (`handler`, `upgradeHandler`) still has streams and
+    // sockets of its own to end: the user closes that server, not them.
+    if (!server && !pipeline) return;
+    const closeTimeout = this.timeouts.closeTimeout ?? 10_000;
+    const deadline = Date.now() + closeTimeout;
     if (pipeline) {
       pipeline.closing = true;
       pipeline.endStreams();
     }
-    await closeServer(server, this.timeouts.requestTimeout ?? 30_000, this.timeouts.closeTimeout ?? 10_000);
-    // Every connection is closed by now; what ran on them (socket close handlers) finishes before the onClose hooks.
-    await pipeline?.ended?.();
+    if (server) await closeServer(server, this.timeouts.requestTimeout ?? 30_000, closeTimeout);
+    // closeServer ended the connections of Tern's server; sockets taken on another server finish
+    // their closing handshakes within the same timeout or are cut. Their close handlers run before the onClose hooks.
+    if (pipeline?.ended && (await byDeadline(pipeline.ended(), deadline)) === 'expired') {
+      pipeline.cutSockets?.();
+      await pipeline.ended();
+    }
     this.server = undefined;
     if (pipeline) pipeline.closing = false;
   }

@@ -70,7 +70,7 @@ export class RequestPipeline {
    */
   upgrade?: (req: TernRequest, response: TernResponse) => boolean;
   /** Set at ready with `upgrade`: the app's open sockets, closed (1001) when the app closes. */
-  sockets?: { closeAll(): void; ended(): Promise<void> };
+  sockets?: { closeAll(): void; ended(): Promise<void>; cutAll(): void };
   /** For stream bodies written after the chain: failure reports, and the signal `endStreams` aborts. */
   private readonly streams: StreamContext & { controller: AbortController };
 
@@ -104,6 +104,11 @@ export class RequestPipeline {
   /** Resolves once every socket has closed and its `close` handler ran. */
   ended(): Promise<void> {
     return this.sockets?.ended() ?? Promise.resolve();
+  }
+
+  /** The close timeout ran out: destroys the sockets still open (their `close` handlers get 1006). */
+  cutSockets(): void {
+    this.sockets?.cutAll();
   }
 
   handle(rawReq: IncomingMessage, rawRes: ServerResponse): void {

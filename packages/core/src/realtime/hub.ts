@@ -89,7 +89,16 @@ export class SocketHub implements SocketHost {
     for (const socket of this.sockets) socket.close(GOING_AWAY, 'Server shutting down');
   }
 
-  /** The app was closed and may listen again. */
+  /**
+   * The close timeout ran out and these sockets did not finish their closing handshake: their
+   * connections are destroyed. Tern's own server destroys its connections itself; a server of the
+   * user's (`app.upgradeHandler`) is not Tern's to close, so its sockets are cut here.
+   */
+  cutAll(): void {
+    for (const socket of this.sockets) socket.ws.terminate();
+  }
+
+    /** The app was closed and may listen again. */
   reopen(): void {
     this.closing = false;
   }

@@ -1,7 +1,7 @@
 /**
  * Socket routes served: at `ready()`, each socket route gets its `ws` server (its `maxPayload`)
- * and its message reader; the server's `upgrade` event sends the request through the app's
- * pipeline like any request, and a chain that ends in the handshake's 101 completes the upgrade
+ * and its message reader; a server's `upgrade` event (`app.upgradeHandler`, which `listen()`
+ * gives its server) sends the request through the app's pipeline like any request, and a chain that ends in the handshake's 101 completes the upgrade
  * here. Any other answer (404, 401, a middleware's refusal, the converter's 422) is written on the
  * connection as a plain HTTP response, which then closes.
  */
@@ -15,7 +15,6 @@ import { RAW_RESPONSE, type TernRequest } from '../http/request';
 import type { TernResponse } from '../http/response';
 import { forgetUpgrade, markUpgrade, upgradeOf } from '../http/upgrade';
 import type { MatchedRoute } from '../http/matched-route';
-import type { RequestPipeline } from '../pipeline/pipeline';
 import type { CompiledRoute } from '../routing/compile';
 import type { SocketHandlers } from '../routing/socket-route';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
@@ -146,25 +145,20 @@ function destroyOnError(this: Duplex): void {
 }
 
 /**
- * The server's `upgrade` listener: the request goes through `pipeline` (the app's, once ready)
- * with a response written on the connection itself, as Fastify's websocket plugin does.
+ * Takes the connection of an upgrade request (a server's `upgrade` event) for the pipeline: the
+ * socket and head bytes go beside the raw request, and the response the pipeline answers with is
+ * written on the connection itself, as Fastify's websocket plugin does. `app.upgradeHandler` sends
+ * it through the app's pipeline, or answers a failed startup on it.
  */
-export function upgradeListener(pipeline: () => RequestPipeline | undefined, hub: SocketHub): (raw: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  return (raw, socket, head) => {
-    socket.on('error', destroyOnError);
-    const current = pipeline();
-    if (current === undefined) {
-      socket.destroy();
-      return;
-    }
-    const res = new ServerResponse(raw);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket as Socket);
-    // A refusal ends the connection once written (`Connection: close`).
-    res.once('finish', () => {
-      if (res.socket !== null) socket.end();
-    });
-    markUpgrade(raw, { socket, head, refusal: () => hub.refusal() });
-    current.handle(raw, res);
-  };
+export function takeUpgrade(raw: IncomingMessage, socket: Duplex, head: Buffer, hub: SocketHub): ServerResponse {
+  socket.on('error', destroyOnError);
+  const res = new ServerResponse(raw);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  // A refusal ends the connection once written (`Connection: close`).
+  res.once('finish', () => {
+    if (res.socket !== null) socket.end();
+  });
+  markUpgrade(raw, { socket, head, refusal: () => hub.refusal() });
+  return res;
 }
