@@ -98,7 +98,7 @@ export class SocketHub implements SocketHost {
     for (const socket of this.sockets) socket.ws.terminate();
   }
 
-    /** The app was closed and may listen again. */
+  /** The app was closed and may listen again. */
   reopen(): void {
     this.closing = false;
   }

@@ -1,9 +1,10 @@
 /**
  * Socket routes served: at `ready()`, each socket route gets its `ws` server (its `maxPayload`)
  * and its message reader; a server's `upgrade` event (`app.upgradeHandler`, which `listen()`
- * gives its server) sends the request through the app's pipeline like any request, and a chain that ends in the handshake's 101 completes the upgrade
- * here. Any other answer (404, 401, a middleware's refusal, the converter's 422) is written on the
- * connection as a plain HTTP response, which then closes.
+ * gives its server) sends the request through the app's pipeline like any request, and a chain
+ * that ends in the handshake's 101 completes the upgrade here. Any other answer (404, 401, a
+ * middleware's refusal, the converter's 422) is written on the connection as a plain HTTP
+ * response, which then closes.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -19,7 +20,7 @@ import type { CompiledRoute } from '../routing/compile';
 import type { SocketHandlers } from '../routing/socket-route';
 import type { ModelClass, ModelCompiler } from '../validation/model-compiler';
 import { compileStandardSchema, isStandardSchema } from '../validation/standard-schema';
-import { runConnection } from './connection';
+import { runConnection, type ConnectionContext } from './connection';
 import type { SocketHub } from './hub';
 import { messageReader, type MessageReader } from './messages';
 
@@ -28,7 +29,8 @@ const wsLibrary = onFirstUse(() => require('ws') as typeof import('ws'));
 
 interface ServedSocketRoute {
   readonly server: WebSocketServer;
-  readonly read?: MessageReader;
+  /** What each of the route's sockets shares: one object per route, not per socket. */
+  readonly context: ConnectionContext;
 }
 
 export interface SocketServingOptions {
@@ -60,7 +62,7 @@ export function serveSockets(routes: readonly CompiledRoute[], hub: SocketHub, o
       const extra = handshakeHeaders.get(raw);
       if (extra !== undefined) lines.push(...extra);
     });
-    served.set(route.info, { server, read: messageModelReader(route, options) });
+    served.set(route.info, { server, context: { hub, read: messageModelReader(route, options), report: options.report } });
   }
   if (served.size === 0) return undefined;
   return (req, res) => {
@@ -79,7 +81,7 @@ export function serveSockets(routes: readonly CompiledRoute[], hub: SocketHub, o
         handshakeHeaders.delete(req.raw);
         forgetUpgrade(req.raw);
         req[RAW_RESPONSE] = undefined;
-        runConnection(ws, upgrade.socket, req, handlers, { hub, read: route.read, report: options.report });
+        runConnection(ws, upgrade.socket, req, handlers, route.context);
       });
     } catch (err) {
       // Runs where the pipeline writes answers: nothing may escape, and no half-made socket stays.
