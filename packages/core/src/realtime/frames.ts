@@ -18,7 +18,10 @@ const BINARY = 0x2;
 export function textFrame(text: string): Buffer {
   const length = Buffer.byteLength(text, 'utf8');
   const frame = withHeader(FIN | TEXT, length);
-  frame.write(text, frame.length - length, length, 'utf8');
+  // As many bytes as characters means every character is ASCII (any other takes 2 to 4 bytes),
+  // whose UTF-8 bytes are its Latin-1 ones: Node copies those straight, where the UTF-8 encoder
+  // takes about twice as long (most JSON is ASCII).
+  frame.write(text, frame.length - length, length, length === text.length ? 'latin1' : 'utf8');
   return frame;
 }
 
