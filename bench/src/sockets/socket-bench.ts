@@ -16,7 +16,8 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import WebSocket from 'ws';
-import { ECHO_CLIENTS, ROOM_SIZE, SOCKET_LIMITS, judgeSockets, median, type SocketDuel, type SocketResult, type SocketScenarioId } from './socket-report';
+import { median } from '../harness/stats';
+import { ECHO_CLIENTS, ROOM_SIZE, SOCKET_LIMITS, judgeSockets, type SocketDuel, type SocketResult, type SocketScenarioId } from './socket-report';
 import type { SocketServerKind, Usage } from './socket-server';
 
 export interface SocketRunOptions {

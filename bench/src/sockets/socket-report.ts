@@ -3,6 +3,7 @@
  * from the processes and sockets that take them (socket-bench.ts), so that the verdicts can be
  * tested on made-up numbers.
  */
+import { median } from '../harness/stats';
 
 export type SocketScenarioId = 'echo' | 'broadcast';
 
@@ -25,7 +26,7 @@ export interface SocketDuel {
 
 export interface SocketJudged {
   against: string;
-  /** Median of `ratios`. */
+  /** Median of `ratios` (the mean of the middle two of an even count, as the HTTP pairs'). */
   ratio: number;
   /** Tern ÷ `against`, one per duel, or one per interleaved round when there were no duels. */
   ratios: number[];
@@ -48,8 +49,6 @@ export interface SocketResult {
   idleBytes?: Record<string, { rss: number; heap: number }>;
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /**
  * Tern against each server of `limits`: the median of the duels' ratios when that pair had any
  * (both loaded at once, so the machine's drift between rounds moves both alike), else of the
@@ -60,7 +59,7 @@ export function judgeSockets(limits: Record<string, number>, interleaved: Record
     const fromDuels = duels.filter((d) => d.against === against).map((d) => d.cpuMicros.tern! / d.cpuMicros[against]!);
     const from = fromDuels.length > 0 ? 'duel' : 'interleaved';
     const ratios = from === 'duel' ? fromDuels : (interleaved.tern ?? []).map((value, i) => value / interleaved[against]![i]!);
-    const ratio = ratios.length > 0 ? median(ratios) : NaN;
+    const ratio = median(ratios);
     return { against, ratio, ratios, from, limit, pass: ratio <= limit };
   });
 }
