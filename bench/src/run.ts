@@ -10,8 +10,8 @@
  * are at least two); this process runs autocannon, pinned to CPU 0. Servers are interleaved
  * within each round, starting from a different server each round; then, in the paired
  * scenarios, each judged pair (DUELS) runs duels: both servers loaded at once, sharing the
- * server CPU. The startup scenario spawns fresh processes of its own servers (STARTUP_SERVERS),
- * interleaved.
+ * server CPU; the socket scenarios (sockets/socket-bench.ts) do the same with their own pairs.
+ * The startup scenario spawns fresh processes of its own servers (STARTUP_SERVERS), interleaved.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -50,7 +50,8 @@ import {
 } from './harness/scenarios';
 import { checkStartupServer } from './harness/startup-checks';
 import { DEFAULT_FILLERS } from './shared/routes';
-import { runSocketScenario, type SocketResult, type SocketScenarioId } from './sockets/socket-bench';
+import { runSocketScenario } from './sockets/socket-bench';
+import type { SocketResult, SocketScenarioId } from './sockets/socket-report';
 
 const HOST = '127.0.0.1';
 const RESULTS_DIR = path.resolve(__dirname, '..', 'results');
@@ -69,7 +70,8 @@ const HELP = `Usage: node bench/dist/run.js [options]   (or: npm run bench -- [o
   --startup-rounds <n> fresh processes per startup server and CPU setting (default 5, quick 1)
   --pair-rounds <n>    duels of each judged pair (${DUELS.map((d) => d.join(' and ')).join(', ')}),
                        both servers loaded at once on the server CPU, the pair's order turned every
-                       round, per paired scenario (1-4, 7, 10-13, 16, 17), for the judged per-round ratios
+                       round, per paired scenario (1-4, 7, 10-13, 16, 17), for the judged per-round ratios;
+                       in 14-15 (sockets) Tern and each of ws, fastify (echo) and ws (broadcast)
                        (default 4, quick 0; 0 = judge the interleaved rounds; alias --controller-rounds)
   --quiet-wait <s>     before each round, wait up to this long for other processes to use
                        less than ${CONTENDED * 100}% of a core (Linux /proc/stat; default 20, 0 = off)
@@ -532,12 +534,17 @@ async function main(): Promise<void> {
   const { summaries: load, rounds } = opts.loadScenarios.length > 0 ? await runLoad(opts, pinning, skipped) : { summaries: [], rounds: [] };
   const startup = opts.startup ? await runStartup(opts, pinning, skipped) : [];
   const sockets: SocketResult[] = [];
-  // Judged on medians of per-round ratios, which spread about ±10% round to round on a 2-core
-  // machine: at least 5 rounds outside quick mode.
+  // The per-server table and the memory figures come from the interleaved rounds, whose ratios
+  // spread about ±10% round to round on a 2-core machine: at least 5 rounds outside quick mode.
+  // The judged ratios come from the duels after them, when there are any.
   const socketRounds = opts.quick ? opts.rounds : Math.max(opts.rounds, 5);
   for (const scenario of opts.sockets) {
-    log(`${scenario === 'echo' ? 14 : 15}. WebSocket ${scenario}: tern, ws${scenario === 'echo' ? ', fastify (@fastify/websocket)' : ''}; ${socketRounds} rounds`);
-    sockets.push(await runSocketScenario(scenario, { duration: opts.duration, rounds: socketRounds, warmup: opts.warmup, serverCpu: pinning.serverCpu }, log));
+    log(
+      `${scenario === 'echo' ? 14 : 15}. WebSocket ${scenario}: tern, ws${scenario === 'echo' ? ', fastify (@fastify/websocket)' : ''}; ` +
+        `${socketRounds} rounds, then ${opts.pairRounds} duel(s) of tern and each`,
+    );
+    const options = { duration: opts.duration, rounds: socketRounds, pairRounds: opts.pairRounds, warmup: opts.warmup, serverCpu: pinning.serverCpu };
+    sockets.push(await runSocketScenario(scenario, options, log));
   }
   const pairs = summarisePairs(rounds);
   const controller = rounds

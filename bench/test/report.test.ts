@@ -24,6 +24,7 @@ import {
   type TargetInput,
 } from '../src/harness/report';
 import { DUELS, LOAD_SCENARIOS, type ScenarioId } from '../src/harness/scenarios';
+import { SOCKET_LIMITS, judgeSockets, socketMeasured, type SocketDuel, type SocketResult } from '../src/sockets/socket-report';
 
 function round(cpuUsPerReq: number, rps = 1_000_000 / cpuUsPerReq): RunResult {
   return {
@@ -455,5 +456,45 @@ describe('issue 40: Connect middleware through fromConnect (scenario 17)', () =>
 
   it('says n/a when scenario 17 did not run', () => {
     expect(evaluateTargets(input({})).filter((t) => t.group === 'issue 40').map((t) => t.status)).toEqual(['n/a', 'n/a']);
+  });
+});
+
+describe('issue 38: the socket scenarios (14 echo, 15 broadcast)', () => {
+  // Interleaved rounds by server (CPU µs per message): Tern 9% above raw ws, 10% above Fastify.
+  const interleaved = { tern: [11, 10.9, 11.2, 10.8, 11], ws: [10, 10, 10, 10, 10], fastify: [10, 9.9, 10.1, 10, 10] };
+  const duel = (against: string, tern: number, other: number): SocketDuel => ({ against, cpuMicros: { tern, [against]: other } });
+
+  it('judges a pair on the median of its duels when it had any, not on the interleaved rounds', () => {
+    const duels = [duel('fastify', 9.8, 10), duel('fastify', 9.5, 10), duel('fastify', 10.1, 10), duel('fastify', 9.9, 10)];
+    const judged = judgeSockets(SOCKET_LIMITS.echo, interleaved, duels);
+    const fastify = judged.find((j) => j.against === 'fastify')!;
+    expect(fastify).toMatchObject({ from: 'duel', limit: 1.0, pass: true });
+    // An even count's median is the mean of the middle two, as the HTTP pairs'.
+    expect(fastify.ratio).toBeCloseTo(0.985, 5);
+    expect(socketMeasured(fastify)).toBe('0.985× (4 duels, 0.95×–1.01×)');
+    // No duels of Tern and ws: that pair falls back to the interleaved rounds' ratios.
+    const ws = judged.find((j) => j.against === 'ws')!;
+    expect(ws).toMatchObject({ from: 'interleaved', limit: 1.1, pass: true });
+    expect(ws.ratio).toBeCloseTo(1.1, 5);
+    expect(socketMeasured(ws)).toBe('1.100× (5 interleaved rounds, 1.08×–1.12×)');
+  });
+
+  it('fails a pair whose duels are over its limit even when its interleaved rounds were under it', () => {
+    const [ws] = judgeSockets(SOCKET_LIMITS.broadcast, { tern: [100, 100, 100], ws: [100, 100, 100] }, [duel('ws', 112, 100), duel('ws', 111, 100)]);
+    expect(ws).toMatchObject({ against: 'ws', from: 'duel', pass: false });
+    expect(ws!.ratio).toBeCloseTo(1.115, 5);
+  });
+
+  it('says in the report what each judged ratio is the median of', () => {
+    const result: SocketResult = {
+      scenario: 'echo',
+      cpuMicros: { tern: 11, ws: 10, fastify: 10 },
+      rate: { tern: 9000, ws: 10000, fastify: 9500 },
+      judged: judgeSockets(SOCKET_LIMITS.echo, interleaved, [duel('ws', 10.2, 10), duel('fastify', 10.3, 10)]),
+      duels: [],
+    };
+    const markdown = toMarkdown(report({ sockets: [result] }));
+    expect(markdown).toContain('- Tern / ws: **1.020× (1 duel)** (limit 1.10×) **PASS**');
+    expect(markdown).toContain('- Tern / fastify: **1.030× (1 duel)** (limit 1.00×) **FAIL**');
   });
 });

@@ -1,4 +1,4 @@
-import { socketMarkdown, type SocketResult } from '../sockets/socket-bench';
+import { socketMarkdown, type SocketResult } from '../sockets/socket-report';
 /** Summaries, target checks and the Markdown report (bench/results/latest.md and stdout). */
 import { CONTENDED, RunResult } from './load';
 import { STARTUP_FLOOR, STARTUP_SERVERS } from './protocol';

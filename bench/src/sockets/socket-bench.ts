@@ -3,44 +3,34 @@
  * `ws` and @fastify/websocket, each server in its own child process (pinned like the HTTP
  * servers), the clients here.
  *
- * - echo: 50 clients each keep one 100-byte text frame in flight for the round; judged by the
- *   server's CPU time per message (Tern ≤ 1.10× raw ws, ≤ 1.0× @fastify/websocket).
+ * - echo: 50 clients each keep one 100-byte text frame in flight; judged by the server's CPU
+ *   time per message (Tern ≤ 1.10× raw ws, ≤ 1.0× @fastify/websocket).
  * - broadcast: 1,000 sockets in one room; one of them sends a frame, the server sends it to all,
  *   the next goes once all got it; judged by CPU time per broadcast (Tern ≤ 1.10× raw ws looping
  *   over its clients). Memory per idle connection (1,000 sockets) is reported beside raw ws.
  *
- * Rounds are interleaved and each ratio is the median of per-round ratios.
+ * First interleaved rounds, one server at a time (the per-server table and the memory figures),
+ * then duels: Tern and each other server loaded at once on the server CPU. The judged ratio is
+ * the median of the duels' ratios (socket-report.ts), else of the rounds'.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import WebSocket from 'ws';
+import { median } from '../harness/stats';
+import { ECHO_CLIENTS, ROOM_SIZE, SOCKET_LIMITS, judgeSockets, type SocketDuel, type SocketResult, type SocketScenarioId } from './socket-report';
 import type { SocketServerKind, Usage } from './socket-server';
-
-export type SocketScenarioId = 'echo' | 'broadcast';
 
 export interface SocketRunOptions {
   duration: number;
   rounds: number;
+  /** Duels of each judged pair after the rounds; 0 judges the rounds. */
+  pairRounds: number;
   warmup: number;
   /** The CPU the HTTP servers are pinned to (taskset's list syntax), or null. */
   serverCpu: number | string | null;
 }
 
-export interface SocketResult {
-  scenario: SocketScenarioId;
-  /** Median CPU microseconds per message (echo) or per broadcast, by server. */
-  cpuMicros: Record<string, number>;
-  /** Messages (or broadcasts) per second, median, by server. */
-  rate: Record<string, number>;
-  /** Judged ratios: medians of per-round Tern/other ratios, with their limits. */
-  judged: Array<{ against: string; ratio: number; limit: number; pass: boolean }>;
-  /** broadcast: bytes per idle connection (RSS and heap), by server. */
-  idleBytes?: Record<string, { rss: number; heap: number }>;
-}
-
 const FRAME = 'x'.repeat(100);
-const ECHO_CLIENTS = 50;
-const ROOM_SIZE = 1000;
 
 interface ServerProcess {
   child: ChildProcess;
@@ -75,10 +65,22 @@ function startServer(kind: SocketServerKind, serverCpu: number | string | null):
 
 function stop(server: ServerProcess): Promise<void> {
   return new Promise((resolve) => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve();
     server.child.removeAllListeners('exit');
     server.child.once('exit', () => resolve());
     server.child.kill('SIGKILL');
   });
+}
+
+/** Processes of `kinds`, each listening; when one fails, the others are stopped before it throws. */
+async function startServers(kinds: SocketServerKind[], serverCpu: number | string | null): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(kinds.map((kind) => startServer(kind, serverCpu)));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? stop(s.value) : undefined)));
+    throw failed.reason;
+  }
+  return started.map((s) => (s as PromiseFulfilledResult<ServerProcess>).value);
 }
 
 function open(url: string): Promise<WebSocket> {
@@ -98,119 +100,191 @@ async function openMany(url: string, count: number): Promise<WebSocket[]> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Each client sends a frame as soon as its previous one came back; counts the echoes within the window. */
-async function echoRound(server: ServerProcess, options: SocketRunOptions): Promise<{ cpu: number; rate: number }> {
+/** One server's clients, open and idle until start(); `done` counts the messages (or broadcasts) completed. */
+interface Load {
+  readonly done: number;
+  start(): void;
+  /** Stops sending and closes the clients. */
+  end(): void;
+}
+
+/** Each client sends a frame as soon as its previous one came back. */
+async function echoLoad(server: ServerProcess): Promise<Load> {
   const clients = await openMany(`ws://127.0.0.1:${server.port}/echo`, ECHO_CLIENTS);
-  let counting = false;
   let running = true;
-  let received = 0;
+  let done = 0;
   for (const ws of clients) {
     ws.on('message', () => {
-      if (counting) received++;
+      done++;
       if (running) ws.send(FRAME);
     });
-    ws.send(FRAME);
   }
-  await sleep(options.warmup * 1000);
-  const before = await server.usage();
-  counting = true;
-  const start = performance.now();
-  await sleep(options.duration * 1000);
-  counting = false;
-  const seconds = (performance.now() - start) / 1000;
-  const after = await server.usage();
-  running = false;
-  for (const ws of clients) ws.terminate();
-  return { cpu: (after.cpuMicros - before.cpuMicrosAfterGc) / received, rate: received / seconds };
+  return {
+    get done() {
+      return done;
+    },
+    start: () => clients.forEach((ws) => ws.send(FRAME)),
+    end: () => {
+      running = false;
+      for (const ws of clients) ws.terminate();
+    },
+  };
 }
 
 /** One member sends, the server sends it to the whole room; the next once every member has it. */
-async function broadcastRound(server: ServerProcess, options: SocketRunOptions): Promise<{ cpu: number; rate: number; idle: { rss: number; heap: number } }> {
-  const empty = await server.usage();
+async function broadcastLoad(server: ServerProcess): Promise<Load> {
   const members = await openMany(`ws://127.0.0.1:${server.port}/room`, ROOM_SIZE);
-  await sleep(200);
-  const full = await server.usage();
-  const idle = { rss: (full.rss - empty.rss) / ROOM_SIZE, heap: (full.heapUsed - empty.heapUsed) / ROOM_SIZE };
+  let running = true;
+  let done = 0;
   let pending = 0;
-  let done: () => void = () => undefined;
-  for (const ws of members) ws.on('message', () => --pending === 0 && done());
-  const broadcast = () =>
-    new Promise<void>((resolve) => {
-      pending = members.length;
-      done = resolve;
-      members[0].send(FRAME);
+  const next = () => {
+    if (!running) return;
+    pending = members.length;
+    members[0]!.send(FRAME);
+  };
+  for (const ws of members) {
+    ws.on('message', () => {
+      if (--pending > 0) return;
+      done++;
+      next();
     });
-  const until = Date.now() + options.warmup * 1000;
-  while (Date.now() < until) await broadcast();
-  const before = await server.usage();
-  const start = performance.now();
-  let count = 0;
-  while (performance.now() - start < options.duration * 1000) {
-    await broadcast();
-    count++;
   }
-  const seconds = (performance.now() - start) / 1000;
-  const after = await server.usage();
-  for (const ws of members) ws.terminate();
-  return { cpu: (after.cpuMicros - before.cpuMicrosAfterGc) / count, rate: count / seconds, idle };
+  return {
+    get done() {
+      return done;
+    },
+    start: next,
+    end: () => {
+      running = false;
+      for (const ws of members) ws.terminate();
+    },
+  };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const openLoad = (scenario: SocketScenarioId, server: ServerProcess) => (scenario === 'echo' ? echoLoad(server) : broadcastLoad(server));
 
-/** Runs one scenario: `rounds` interleaved rounds of every server, a fresh process per round. */
+/**
+ * Measures every server over the same `seconds`, each loaded by its own clients: CPU µs per
+ * message and messages per second of each. The window of each runs from its usage after the
+ * forced collection to its usage before the next, so no server pays for the collections.
+ */
+async function measureWindow(servers: ServerProcess[], loads: Load[], seconds: number): Promise<Array<{ cpu: number; rate: number }>> {
+  // The count is taken after the usage arrives at the start and before it is asked for at the
+  // end: the messages counted are those of the CPU window, but for the few in flight.
+  const opening = async (i: number) => {
+    const usage = await servers[i]!.usage();
+    return { usage, count: loads[i]!.done, at: performance.now() };
+  };
+  const closing = async (i: number) => {
+    const count = loads[i]!.done;
+    const at = performance.now();
+    return { usage: await servers[i]!.usage(), count, at };
+  };
+  const before = await Promise.all(servers.map((_, i) => opening(i)));
+  await sleep(seconds * 1000);
+  const after = await Promise.all(servers.map((_, i) => closing(i)));
+  return servers.map((_, i) => {
+    const messages = after[i]!.count - before[i]!.count;
+    return { cpu: (after[i]!.usage.cpuMicros - before[i]!.usage.cpuMicrosAfterGc) / messages, rate: messages / ((after[i]!.at - before[i]!.at) / 1000) };
+  });
+}
+
+/** One server alone (an interleaved round); broadcast also measures its memory per idle connection. */
+async function round(scenario: SocketScenarioId, server: ServerProcess, options: SocketRunOptions): Promise<{ cpu: number; rate: number; idle?: { rss: number; heap: number } }> {
+  let idle: { rss: number; heap: number } | undefined;
+  let load: Load;
+  if (scenario === 'broadcast') {
+    const empty = await server.usage();
+    load = await broadcastLoad(server);
+    await sleep(200);
+    const full = await server.usage();
+    idle = { rss: (full.rss - empty.rss) / ROOM_SIZE, heap: (full.heapUsed - empty.heapUsed) / ROOM_SIZE };
+  } else {
+    load = await echoLoad(server);
+  }
+  try {
+    load.start();
+    await sleep(options.warmup * 1000);
+    const [result] = await measureWindow([server], [load], options.duration);
+    return { ...result!, idle };
+  } finally {
+    load.end();
+  }
+}
+
+/**
+ * Two servers loaded at once, in `order` (the first one's clients open and start first), warmed
+ * up together, then measured over the same window: both share the server CPU, so the machine's
+ * drift moves both alike and their ratio holds still.
+ */
+async function duel(scenario: SocketScenarioId, servers: ServerProcess[], options: SocketRunOptions): Promise<Array<{ cpu: number; rate: number }>> {
+  const loads: Load[] = [];
+  try {
+    for (const server of servers) loads.push(await openLoad(scenario, server));
+    for (const load of loads) load.start();
+    await sleep(options.warmup * 1000);
+    return await measureWindow(servers, loads, options.duration);
+  } finally {
+    for (const load of loads) load.end();
+  }
+}
+
+const line = (scenario: SocketScenarioId, label: string, kind: string, result: { cpu: number; rate: number }) =>
+  `  ${scenario} ${label} ${kind}: ${result.cpu.toFixed(2)} µs CPU per ${scenario === 'echo' ? 'message' : 'broadcast'}, ${Math.round(result.rate)}/s`;
+
+/**
+ * Runs one scenario: `rounds` interleaved rounds of every server, then `pairRounds` duels of
+ * Tern and each other server, a fresh process per round and per duel.
+ */
 export async function runSocketScenario(scenario: SocketScenarioId, options: SocketRunOptions, log: (line: string) => void): Promise<SocketResult> {
-  const kinds: SocketServerKind[] = scenario === 'echo' ? ['tern', 'ws', 'fastify'] : ['tern', 'ws'];
-  const limits: Record<string, number> = scenario === 'echo' ? { ws: 1.1, fastify: 1.0 } : { ws: 1.1 };
+  const limits = SOCKET_LIMITS[scenario];
+  const kinds: SocketServerKind[] = ['tern', ...(Object.keys(limits) as SocketServerKind[])];
   const cpu: Record<string, number[]> = {};
   const rate: Record<string, number[]> = {};
   const idle: Record<string, Array<{ rss: number; heap: number }>> = {};
-  for (let round = 0; round < options.rounds; round++) {
+  for (let r = 0; r < options.rounds; r++) {
     // Turned each round, so no server always runs first.
-    const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
+    const order = kinds.map((_, i) => kinds[(i + r) % kinds.length]!);
     for (const kind of order) {
-      const server = await startServer(kind, options.serverCpu);
+      const [server] = await startServers([kind], options.serverCpu);
       try {
-        const result = scenario === 'echo' ? await echoRound(server, options) : await broadcastRound(server, options);
+        const result = await round(scenario, server!, options);
         (cpu[kind] ??= []).push(result.cpu);
         (rate[kind] ??= []).push(result.rate);
-        if ('idle' in result) (idle[kind] ??= []).push(result.idle as { rss: number; heap: number });
-        log(`  ${scenario} round ${round + 1} ${kind}: ${result.cpu.toFixed(2)} µs CPU per ${scenario === 'echo' ? 'message' : 'broadcast'}, ${Math.round(result.rate)}/s`);
+        if (result.idle) (idle[kind] ??= []).push(result.idle);
+        log(line(scenario, `round ${r + 1}`, kind, result));
       } finally {
-        await stop(server);
+        await stop(server!);
       }
     }
   }
-  const judged = Object.entries(limits).map(([against, limit]) => {
-    const ratio = median(cpu.tern.map((value, i) => value / cpu[against][i]));
-    return { against, ratio, limit, pass: ratio <= limit };
-  });
+  const duels: SocketDuel[] = [];
+  for (let r = 0; r < options.pairRounds; r++) {
+    for (const against of Object.keys(limits) as SocketServerKind[]) {
+      // Whichever server's load starts first may gain a little: the order turns every duel.
+      const order: SocketServerKind[] = r % 2 === 0 ? ['tern', against] : [against, 'tern'];
+      const servers = await startServers(order, options.serverCpu);
+      try {
+        const results = await duel(scenario, servers, options);
+        const label = `duel ${r + 1}/${options.pairRounds}`;
+        results.forEach((result, i) => log(line(scenario, label, order[i]!, result)));
+        const cpuMicros = Object.fromEntries(order.map((kind, i) => [kind, results[i]!.cpu]));
+        duels.push({ against, cpuMicros });
+        log(`  ${scenario} ${label} tern ÷ ${against}: ${(cpuMicros.tern! / cpuMicros[against]!).toFixed(3)}×`);
+      } finally {
+        await Promise.all(servers.map(stop));
+      }
+    }
+  }
   return {
     scenario,
     cpuMicros: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)])),
     rate: Object.fromEntries(Object.entries(rate).map(([k, v]) => [k, median(v)])),
-    judged,
+    judged: judgeSockets(limits, cpu, duels),
+    duels,
     idleBytes:
       scenario === 'broadcast'
         ? Object.fromEntries(Object.entries(idle).map(([k, v]) => [k, { rss: median(v.map((x) => x.rss)), heap: median(v.map((x) => x.heap)) }]))
         : undefined,
   };
-}
-
-/** The report's section for the socket scenarios. */
-export function socketMarkdown(results: readonly SocketResult[]): string[] {
-  if (results.length === 0) return [];
-  const lines = ['## WebSockets', '', 'CPU: the server process\'s CPU time (user + system) over the round divided by the messages echoed (echo) or the broadcasts delivered to every member (broadcast); medians of the rounds. Ratios: medians of per-round Tern/other ratios.', ''];
-  for (const result of results) {
-    lines.push(`### ${result.scenario === 'echo' ? `Echo: ${ECHO_CLIENTS} clients, 100-byte text frames` : `Broadcast: one frame to ${ROOM_SIZE} sockets in a room`}`, '');
-    lines.push('| server | CPU µs per ' + (result.scenario === 'echo' ? 'message' : 'broadcast') + ' | per second |', '| --- | --- | --- |');
-    for (const [kind, micros] of Object.entries(result.cpuMicros)) lines.push(`| ${kind} | ${micros.toFixed(2)} | ${Math.round(result.rate[kind])} |`);
-    lines.push('');
-    for (const j of result.judged) lines.push(`- Tern / ${j.against}: **${j.ratio.toFixed(3)}×** (limit ${j.limit.toFixed(2)}×) **${j.pass ? 'PASS' : 'FAIL'}**`);
-    if (result.idleBytes) {
-      lines.push('', '| server | RSS per idle connection | heap per idle connection |', '| --- | --- | --- |');
-      for (const [kind, bytes] of Object.entries(result.idleBytes)) lines.push(`| ${kind} | ${Math.round(bytes.rss)} B | ${Math.round(bytes.heap)} B |`);
-    }
-    lines.push('');
-  }
-  return lines;
 }
