@@ -6,7 +6,11 @@ import { createServer, get, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net';
 import { enforceSecurity, HTTPBearer, TernApp } from '@tern/core';
 import { bodyOf, rawExchange, statusOf } from '../../../test-support/raw-http';
+import { within } from '../../../test-support/within';
 import { connect, refusedUpgrade } from '../../../test-support/ws-client';
+
+/** Generous: only what never happens meets it. */
+const MINUTE = 60_000;
 
 const apps: TernApp[] = [];
 const servers: Server[] = [];
@@ -23,17 +27,6 @@ async function ownServer(app: TernApp): Promise<string> {
 
 function portOf(base: string): number {
   return Number(new URL(base).port);
-}
-
-/** `work`, or a failure naming `what` if it has not settled within `ms` (generous: a minute by default). */
-async function within<T>(work: Promise<T>, what: string, ms = 60_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 afterEach(async () => {
@@ -165,14 +158,14 @@ describe('app.upgradeHandler: sockets on a server of your own', () => {
     app.ws('/s', {}, { close: (socket, code) => void closes.push(code) });
     const base = await ownServer(app);
     const clients = await Promise.all([1, 2, 3].map(() => connect(`${base}/s`)));
-    await within(app.close(), 'app.close()');
+    await within('app.close()', app.close(), MINUTE);
     expect(closes).toEqual([1001, 1001, 1001]);
-    for (const client of clients) expect((await within(client.closed, 'the close frame')).code).toBe(1001);
+    for (const client of clients) expect((await within('the close frame', client.closed, MINUTE)).code).toBe(1001);
     // Tern started no server and stopped none; with the sockets gone, the user's closes at once.
     expect(app.server).toBeUndefined();
     const server = servers[0];
     expect(server.listening).toBe(true);
-    await within(new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))), "the user's server.close()");
+    await within("the user's server.close()", new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))), MINUTE);
   });
 
   it('app.close() cuts a socket that never answers the close frame once the close timeout ran out', async () => {
@@ -185,7 +178,7 @@ describe('app.upgradeHandler: sockets on a server of your own', () => {
     // ws's own closing timer (30 s) would be what ends it; 20 s is a generous bound for 300 ms.
     (client.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     try {
-      await within(app.close(), 'app.close()', 20_000);
+      await within('app.close()', app.close(), 20_000);
       expect(closes).toEqual([1006]);
     } finally {
       client.ws.terminate();
@@ -211,7 +204,7 @@ describe('app.upgradeHandler: sockets on a server of your own', () => {
     await new Promise<void>((resolve) => response.on('data', (chunk: string) => ((body += chunk), resolve())));
     expect(body).toBe('data: first\n\n');
     await app.close();
-    await within(ended, 'the end of the event stream');
+    await within('the end of the event stream', ended, MINUTE);
   });
 });
 
