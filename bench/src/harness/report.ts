@@ -5,7 +5,7 @@ import { STARTUP_FLOOR, STARTUP_SERVERS } from './protocol';
 import { LOAD_SCENARIOS, ScenarioId } from './scenarios';
 import { ITEM_JSON } from '../shared/payload';
 import { PEOPLE_COUNT } from '../shared/people';
-import { max, median, min, sum } from './stats';
+import { fmtRatio, judgedRatio, max, median, min, sum } from './stats';
 
 export interface LoadSummary {
   scenario: ScenarioId;
@@ -334,7 +334,6 @@ const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 const ratio = (a: number | undefined, b: number | undefined) =>
   a !== undefined && b !== undefined && Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : NaN;
-const fmtRatio = (r: number | undefined, digits = 2) => (r !== undefined && Number.isFinite(r) ? `${r.toFixed(digits)}×` : '–');
 
 /** A load generator above this share of its core may be what limits the numbers. */
 export const LOADGEN_SATURATED = 0.9;
@@ -371,11 +370,8 @@ export const ZOD_BODY_LIMIT = 1.0;
 /** Controllers may cost at most this much more CPU per request than plain routes. */
 export const CONTROLLER_LIMIT = 1.03;
 
-function pairMeasured(p: PairComparison | undefined, digits = 3): string {
-  if (!p) return '–';
-  const spread = p.cpuRatios.length > 1 ? `, ${fmtRatio(p.cpuRatioMin)}–${fmtRatio(p.cpuRatioMax)}` : '';
-  const what = p.rounds === 'duel' ? 'duel' : 'interleaved pair';
-  return `${fmtRatio(p.cpuRatio, digits)} (${p.cpuRatios.length} ${what}${p.cpuRatios.length === 1 ? '' : 's'}${spread})`;
+function pairMeasured(p: PairComparison | undefined): string {
+  return p ? judgedRatio(p.cpuRatio, p.cpuRatios, p.rounds === 'duel' ? 'duel' : 'interleaved pair') : '–';
 }
 
 /** A pair's judged ratio, marked ⁱ when it comes from interleaved rounds (no duels). */

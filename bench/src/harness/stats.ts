@@ -16,3 +16,13 @@ export function min(values: number[]): number {
 export function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
+
+/** `1.23×`, or `–` when there is no ratio. */
+export const fmtRatio = (r: number | undefined, digits = 2) => (r !== undefined && Number.isFinite(r) ? `${r.toFixed(digits)}×` : '–');
+
+/** "0.980× (4 duels, 0.95×–1.01×)": a judged ratio, how many `what`s it is the median of, and their spread. */
+export function judgedRatio(ratio: number, ratios: readonly number[], what: string): string {
+  const n = ratios.length;
+  const spread = n > 1 ? `, ${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))}` : '';
+  return `${fmtRatio(ratio, 3)} (${n} ${what}${n === 1 ? '' : 's'}${spread})`;
+}

@@ -3,7 +3,7 @@
  * from the processes and sockets that take them (socket-bench.ts), so that the verdicts can be
  * tested on made-up numbers.
  */
-import { median } from '../harness/stats';
+import { judgedRatio, median } from '../harness/stats';
 
 export type SocketScenarioId = 'echo' | 'broadcast';
 
@@ -66,10 +66,7 @@ export function judgeSockets(limits: Record<string, number>, interleaved: Record
 
 /** "0.980× (4 duels, 0.95×–1.01×)": the judged ratio, what it is the median of, their spread. */
 export function socketMeasured(j: SocketJudged): string {
-  const n = j.ratios.length;
-  const what = j.from === 'duel' ? `duel${n === 1 ? '' : 's'}` : `interleaved round${n === 1 ? '' : 's'}`;
-  const spread = n > 1 ? `, ${Math.min(...j.ratios).toFixed(2)}×–${Math.max(...j.ratios).toFixed(2)}×` : '';
-  return `${j.ratio.toFixed(3)}× (${n} ${what}${spread})`;
+  return judgedRatio(j.ratio, j.ratios, j.from === 'duel' ? 'duel' : 'interleaved round');
 }
 
 /** The report's section for the socket scenarios. */
