@@ -43,9 +43,11 @@ export function withRateLimit(route: CompiledRoute, inner: Step, context: RateLi
 
   const counted = (req: TernRequest, res: Parameters<Step>[1], used: number, resetMs: number) => {
     const seconds = Math.max(1, Math.ceil(resetMs / 1000));
-    // Lower case, as TernResponse keeps header names: nothing to convert per request.
-    res.setHeader('ratelimit-policy', policy);
-    res.setHeader('ratelimit', `${POLICY};r=${Math.max(0, limit - used)};t=${seconds}`);
+    // Straight into the header map, in the lower case it keeps names in: setHeader would
+    // lower-case and convert again on every request what is already a lower-case name and a string.
+    const headers = res.headers;
+    headers['ratelimit-policy'] = policy;
+    headers.ratelimit = `${POLICY};r=${Math.max(0, limit - used)};t=${seconds}`;
     if (used > limit) {
       throw requestError('TERN_RATE_LIMITED', `Too many requests: at most ${limit} per ${windowMs / 1000} s; try again in ${seconds} s.`, {
         headers: { 'retry-after': String(seconds) },
