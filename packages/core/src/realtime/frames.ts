@@ -25,9 +25,9 @@ export function textFrame(text: string): Buffer {
   return frame;
 }
 
-/** A final frame carrying `bytes`, as text (bytes already UTF-8) or binary. */
-export function bytesFrame(bytes: Uint8Array, binary: boolean): Buffer {
-  const frame = withHeader(FIN | (binary ? BINARY : TEXT), bytes.length);
+/** A final binary frame carrying `bytes`. */
+export function binaryFrame(bytes: Uint8Array): Buffer {
+  const frame = withHeader(FIN | BINARY, bytes.length);
   frame.set(bytes, frame.length - bytes.length);
   return frame;
 }

@@ -6,7 +6,7 @@
  */
 import { TernTypeError } from '../errors';
 import type { TernStore } from '../store/store';
-import { bytesFrame, textFrame } from './frames';
+import { binaryFrame, textFrame } from './frames';
 import type { LiveSocket } from './socket';
 
 /** The store channel of a room (rooms share the store with sessions and rate limits). */
@@ -92,7 +92,7 @@ export class Rooms {
   private deliver(room: string, message: string): void {
     const entry = this.rooms.get(room);
     if (entry === undefined) return;
-    const frame = message[0] === 'b' ? bytesFrame(Buffer.from(message.slice(1), 'base64'), true) : textFrame(message.slice(1));
+    const frame = message[0] === 'b' ? binaryFrame(Buffer.from(message.slice(1), 'base64')) : textFrame(message.slice(1));
     for (const socket of entry.members) socket.sendFrame(frame);
   }
 }

@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { TernTypeError } from '../errors';
 import type { TernSocket } from '../routing/socket-route';
-import { bytesFrame, textFrame } from './frames';
+import { binaryFrame, textFrame } from './frames';
 
 /** What a socket needs of the app's hub: its send limit and its rooms. */
 export interface SocketHost {
@@ -31,7 +31,7 @@ export class LiveSocket implements TernSocket {
   ) {}
 
   send(data: unknown): void {
-    if (Buffer.isBuffer(data)) return this.sendFrame(bytesFrame(data, true));
+    if (Buffer.isBuffer(data)) return this.sendFrame(binaryFrame(data));
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     if (text === undefined) throw new TernTypeError('TERN_INVALID_ARGUMENT', `socket.send() cannot send ${typeof data} (a string, a Buffer or a JSON value).`);
     this.sendFrame(textFrame(text));
