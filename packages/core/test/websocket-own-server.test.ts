@@ -90,14 +90,25 @@ describe('app.upgradeHandler: sockets on a server of your own', () => {
     expect(await ada.nextJson()).toEqual({ user: 'Ada' });
   });
 
-  it("answers an unknown path 404 and a converter's refusal 422 as problems, then closes the connection", async () => {
+  /** The server `app.listen()` starts, for the behaviours that must be the same on both. */
+  async function listened(app: TernApp): Promise<string> {
+    apps.push(app);
+    return (await app.listen({ port: 0 })).replace(/^http/, 'ws');
+  }
+
+  it.each([
+    ['app.listen()', listened],
+    ['a server of your own', ownServer],
+  ])("on %s, answers an unknown path 404 and a converter's refusal 422 as problems before any 101, then closes the connection", async (_server, serve) => {
     const app = new TernApp({ logger: false });
     app.ws('/rooms/{id:int}', {}, {});
-    const base = await ownServer(app);
+    const base = await serve(app);
     const missing = await refusedUpgrade(`${base}/nowhere`);
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toMatchObject({ status: 404, code: 'TERN_NOT_FOUND' });
-    expect((await refusedUpgrade(`${base}/rooms/abc`)).status).toBe(422);
+    const invalid = await refusedUpgrade(`${base}/rooms/abc`);
+    expect(invalid.status).toBe(422);
+    expect(JSON.parse(invalid.body)).toMatchObject({ code: 'TERN_INVALID_PATH_PARAM' });
     const raw = await rawExchange(portOf(base), `GET /nowhere HTTP/1.1\r\nHost: x\r\n${UPGRADE_HEADERS}\r\n`);
     expect(statusOf(raw.data)).toBe(404);
     expect(raw.closedByServer).toBe(true);

@@ -73,17 +73,8 @@ describe('app.ws: a socket route over a real connection', () => {
     expect(client.handshake.headers['x-request-id']).toBe('abc-123');
   });
 
-  it('answers an unknown path 404 and a value its converter refuses 422, as problems, before any 101', async () => {
-    const app = new TernApp({ logger: false });
-    app.ws('/rooms/{id:int}', {}, {});
-    const base = await serve(app);
-    const missing = await refusedUpgrade(`${base}/nowhere`);
-    expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.body)).toMatchObject({ status: 404, code: 'TERN_NOT_FOUND' });
-    const invalid = await refusedUpgrade(`${base}/rooms/abc`);
-    expect(invalid.status).toBe(422);
-    expect(JSON.parse(invalid.body)).toMatchObject({ code: 'TERN_INVALID_PATH_PARAM' });
-  });
+  // An unknown path's 404 and a converter's 422 before any 101: websocket-own-server.test.ts, on
+  // this server and on one of your own.
 
   it('answers a plain GET to a socket route 426 with Upgrade: websocket, and keeps HTTP routes serving', async () => {
     const app = new TernApp({ logger: false });
